@@ -1,0 +1,5 @@
+package audit
+
+// Rules is the registry of every rule, in the order `idemcheck rules` lists
+// them.
+var Rules = []*Rule{}

@@ -1,0 +1,447 @@
+// Package catalog is idemcheck's model of a PostgreSQL schema: schemas, tables,
+// columns, indexes, constraints and domains, each with the source position that
+// created it, plus a parser-independent expression form (Expr).
+//
+// Two sources fill it: sqlparse replays migration files into it, inspect reads
+// a live database into it. The audit rules only ever see this model, which is
+// why a finding reads the same whichever way the catalog was built.
+//
+// The package is pure data and lookups. It imports nothing outside the
+// standard library, does no I/O and never prints.
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a place in a source file. Line and Col are 1-based; Col counts
+// characters (runes), the way editors and CI annotations count them. A live
+// catalog has no files: its objects carry a zero Pos.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// IsZero reports whether p names no place.
+func (p Pos) IsZero() bool { return p.File == "" && p.Line == 0 }
+
+// String formats p as file:line:col, the prefix editors and CI jump to.
+func (p Pos) String() string {
+	if p.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Catalog is a whole database as far as idemcheck models it.
+type Catalog struct {
+	// Schemas by name (already case-folded: "public", "Billing" when quoted).
+	Schemas map[string]*Schema
+	// SearchPath is the schema list unqualified names resolve through.
+	SearchPath []string
+	// Changes is the ordered history of the changes replay made. It is empty
+	// for a live catalog. Rules about how a hole was opened read it.
+	Changes []Change
+	// ServerVersion is the live server's version number (for example 150004),
+	// zero for a replayed catalog.
+	ServerVersion int
+}
+
+// New returns an empty catalog with the public schema, as a fresh database has.
+func New() *Catalog {
+	c := &Catalog{Schemas: map[string]*Schema{}, SearchPath: []string{"public"}}
+	c.AddSchema("public")
+	return c
+}
+
+// AddSchema returns the schema called name, creating it when it is missing.
+func (c *Catalog) AddSchema(name string) *Schema {
+	if s, ok := c.Schemas[name]; ok {
+		return s
+	}
+	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}}
+	c.Schemas[name] = s
+	return s
+}
+
+// Schema returns the schema called name, or nil.
+func (c *Catalog) Schema(name string) *Schema { return c.Schemas[name] }
+
+// SchemaNames returns the schema names in sorted order.
+func (c *Catalog) SchemaNames() []string {
+	names := make([]string, 0, len(c.Schemas))
+	for n := range c.Schemas {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Tables returns every table of every schema, sorted by schema then name, so
+// that rules report in a stable order.
+func (c *Catalog) Tables() []*Table {
+	var out []*Table
+	for _, sn := range c.SchemaNames() {
+		s := c.Schemas[sn]
+		names := make([]string, 0, len(s.Tables))
+		for n := range s.Tables {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			out = append(out, s.Tables[n])
+		}
+	}
+	return out
+}
+
+// ResolveTable finds a table by schema (may be empty) and name, going through
+// the search path for an unqualified name.
+func (c *Catalog) ResolveTable(schema, name string) *Table {
+	if schema != "" {
+		if s := c.Schemas[schema]; s != nil {
+			return s.Tables[name]
+		}
+		return nil
+	}
+	for _, sn := range c.SearchPath {
+		if s := c.Schemas[sn]; s != nil {
+			if t := s.Tables[name]; t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// ResolveDomain finds a domain the same way ResolveTable finds a table.
+func (c *Catalog) ResolveDomain(schema, name string) *Domain {
+	if schema != "" {
+		if s := c.Schemas[schema]; s != nil {
+			return s.Domains[name]
+		}
+		return nil
+	}
+	for _, sn := range append(append([]string(nil), c.SearchPath...), "pg_catalog") {
+		if s := c.Schemas[sn]; s != nil {
+			if d := s.Domains[name]; d != nil {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// Schema is a namespace of tables, indexes and domains.
+type Schema struct {
+	Name    string
+	Tables  map[string]*Table
+	Domains map[string]*Domain
+}
+
+// RelationExists reports whether name is taken by a table or an index in the
+// schema: PostgreSQL keeps both in one namespace (pg_class), which is what
+// generated index names must avoid.
+func (s *Schema) RelationExists(name string) bool {
+	if _, ok := s.Tables[name]; ok {
+		return true
+	}
+	return s.Index(name) != nil
+}
+
+// Index finds an index of any table of the schema by name.
+func (s *Schema) Index(name string) *Index {
+	for _, t := range s.Tables {
+		for _, ix := range t.Indexes {
+			if ix.Name == name {
+				return ix
+			}
+		}
+	}
+	return nil
+}
+
+// ConstraintExists reports whether a constraint (check or index-backed) of any
+// table in the schema already has name.
+func (s *Schema) ConstraintExists(name string) bool {
+	for _, t := range s.Tables {
+		if t.Check(name) != nil {
+			return true
+		}
+		for _, ix := range t.Indexes {
+			if ix.Constraint == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TableKind says what sort of relation a table is.
+type TableKind int
+
+const (
+	Ordinary    TableKind = iota // a plain heap table
+	Partitioned                  // a partitioned parent: holds no rows itself
+)
+
+// Table is a table, a partitioned table or a partition.
+type Table struct {
+	Schema string
+	Name   string
+	Kind   TableKind
+	// PartitionOf names the parent ("schema.table") when this table is
+	// attached as a partition.
+	PartitionOf string
+	// Inherits names the parents of an INHERITS table ("schema.table").
+	Inherits []string
+	Columns  []*Column
+	Indexes  []*Index
+	Checks   []*Check
+	Pos      Pos
+}
+
+// QualifiedName is schema.table.
+func (t *Table) QualifiedName() string { return t.Schema + "." + t.Name }
+
+// DisplayName is the name a person would write: the table alone when it lives
+// in public, schema.table otherwise. Messages use it.
+func (t *Table) DisplayName() string {
+	if t.Schema == "public" || t.Schema == "" {
+		return QuoteIdent(t.Name)
+	}
+	return QuoteIdent(t.Schema) + "." + QuoteIdent(t.Name)
+}
+
+// Column finds a column by name, or nil.
+func (t *Table) Column(name string) *Column {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Index finds an index of this table by name, or nil.
+func (t *Table) Index(name string) *Index {
+	for _, ix := range t.Indexes {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// Check finds a CHECK constraint of this table by name, or nil.
+func (t *Table) Check(name string) *Check {
+	for _, ck := range t.Checks {
+		if ck.Name == name {
+			return ck
+		}
+	}
+	return nil
+}
+
+// UniqueIndexes returns the table's unique indexes (primary keys included) in
+// definition order.
+func (t *Table) UniqueIndexes() []*Index {
+	var out []*Index
+	for _, ix := range t.Indexes {
+		if ix.Unique || ix.Primary {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// Column is a table column.
+type Column struct {
+	Name string
+	// Type is the type as written or as the server formats it ("text",
+	// "bigint", "public.email_address").
+	Type string
+	// NotNull is the column's own NOT NULL (attnotnull): declared, or set by a
+	// PRIMARY KEY, identity or serial.
+	NotNull bool
+	// DomainNotNull is set when the column's type is a domain declared NOT NULL.
+	DomainNotNull bool
+	Identity      bool
+	Generated     bool
+	Pos           Pos
+	// NullableSince is where a later statement made the column nullable
+	// (ALTER COLUMN ... DROP NOT NULL, or the column re-created without NOT
+	// NULL). Zero when the column has been nullable since it was created or is
+	// NOT NULL now.
+	NullableSince Pos
+}
+
+// IsNotNull reports whether the column can never hold NULL by its definition
+// (its own NOT NULL or its domain's).
+func (c *Column) IsNotNull() bool { return c.NotNull || c.DomainNotNull }
+
+// Check is a CHECK constraint.
+type Check struct {
+	Name string
+	Expr Expr
+	// Validated is false for a constraint added NOT VALID and not yet
+	// validated: existing rows were never checked against it.
+	Validated bool
+	Pos       Pos
+}
+
+// Domain is a CREATE DOMAIN type.
+type Domain struct {
+	Schema  string
+	Name    string
+	Type    string
+	NotNull bool
+	Pos     Pos
+}
+
+// IndexPart is one key part of an index: a column or an expression.
+type IndexPart struct {
+	Column string // set for a plain column part
+	Expr   Expr   // set for an expression part
+}
+
+// String is the part as it would appear in CREATE INDEX.
+func (p IndexPart) String() string {
+	if p.Column != "" {
+		return QuoteIdent(p.Column)
+	}
+	if p.Expr == nil {
+		return "?"
+	}
+	return "(" + p.Expr.String() + ")"
+}
+
+// Columns lists the columns the part reads.
+func (p IndexPart) Columns() []string {
+	if p.Column != "" {
+		return []string{p.Column}
+	}
+	return ColumnsOf(p.Expr)
+}
+
+// Index is an index, or the index behind a UNIQUE or PRIMARY KEY constraint.
+type Index struct {
+	Name             string
+	Unique           bool
+	Primary          bool
+	NullsNotDistinct bool
+	Parts            []IndexPart
+	// Include lists INCLUDE columns; they are not key parts and never matter
+	// for uniqueness.
+	Include []string
+	// Predicate is the WHERE clause of a partial index, nil otherwise.
+	Predicate Expr
+	// Constraint is the name of the UNIQUE or PRIMARY KEY constraint the index
+	// backs, empty for a standalone index.
+	Constraint        string
+	Deferrable        bool
+	InitiallyDeferred bool
+	// Valid and Ready are pg_index.indisvalid and indisready; replayed
+	// indexes are always both.
+	Valid bool
+	Ready bool
+	// Method is the access method ("btree" unless said otherwise).
+	Method string
+	Pos    Pos
+	// RenamedAt is where a later statement renamed the index, if one did.
+	RenamedAt Pos
+}
+
+// PartNames returns the key parts as they would be written, for messages.
+func (ix *Index) PartNames() []string {
+	out := make([]string, len(ix.Parts))
+	for i, p := range ix.Parts {
+		if p.Column != "" {
+			out[i] = p.Column
+		} else {
+			out[i] = p.String()
+		}
+	}
+	return out
+}
+
+// ChangeKind names a change replay recorded.
+type ChangeKind string
+
+const (
+	ChangeCreateIndex     ChangeKind = "create-index"
+	ChangeDropIndex       ChangeKind = "drop-index"
+	ChangeAddConstraint   ChangeKind = "add-constraint"
+	ChangeDropConstraint  ChangeKind = "drop-constraint"
+	ChangeDropNotNull     ChangeKind = "drop-not-null"
+	ChangeSetNotNull      ChangeKind = "set-not-null"
+	ChangeAddColumn       ChangeKind = "add-column"
+	ChangeDropColumn      ChangeKind = "drop-column"
+	ChangeRenameColumn    ChangeKind = "rename-column"
+	ChangeRenameIndex     ChangeKind = "rename-index"
+	ChangeRenameTable     ChangeKind = "rename-table"
+	ChangeDropTable       ChangeKind = "drop-table"
+	ChangeCreateTable     ChangeKind = "create-table"
+	ChangeValidate        ChangeKind = "validate-constraint"
+	ChangeUnmodelled      ChangeKind = "unmodelled" // DO blocks, functions running DDL
+)
+
+// Change is one change to the catalog made by one statement during replay.
+type Change struct {
+	Kind   ChangeKind
+	Pos    Pos
+	File   string // the migration file, so rules can tell "the same migration"
+	Schema string
+	Table  string
+	// Object is the index, constraint or column the change is about.
+	Object string
+	// OldName is the previous name for a rename.
+	OldName string
+	// Index is a copy of the index as it was when created or dropped, for
+	// rules that compare keys across changes.
+	Index *Index
+}
+
+// QuoteIdent quotes an identifier only when PostgreSQL needs it quoted: when
+// it is not all lower case letters, digits and underscores, starts with a
+// digit, or is a reserved keyword.
+func QuoteIdent(name string) string {
+	if name == "" {
+		return `""`
+	}
+	plain := !(name[0] >= '0' && name[0] <= '9')
+	for i := 0; i < len(name) && plain; i++ {
+		ch := name[i]
+		plain = ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')
+	}
+	if plain && !reservedWords[name] {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// reservedWords are PostgreSQL keywords that cannot be used as a bare column
+// or table name (the reserved and type_func_name categories of the grammar).
+var reservedWords = map[string]bool{
+	"all": true, "analyse": true, "analyze": true, "and": true, "any": true, "array": true, "as": true,
+	"asc": true, "asymmetric": true, "authorization": true, "binary": true, "both": true, "case": true,
+	"cast": true, "check": true, "collate": true, "collation": true, "column": true, "concurrently": true,
+	"constraint": true, "create": true, "cross": true, "current_catalog": true, "current_date": true,
+	"current_role": true, "current_schema": true, "current_time": true, "current_timestamp": true,
+	"current_user": true, "default": true, "deferrable": true, "desc": true, "distinct": true, "do": true,
+	"else": true, "end": true, "except": true, "false": true, "fetch": true, "for": true, "foreign": true,
+	"freeze": true, "from": true, "full": true, "grant": true, "group": true, "having": true, "ilike": true,
+	"in": true, "initially": true, "inner": true, "intersect": true, "into": true, "is": true,
+	"isnull": true, "join": true, "lateral": true, "leading": true, "left": true, "like": true,
+	"limit": true, "localtime": true, "localtimestamp": true, "natural": true, "not": true,
+	"notnull": true, "null": true, "offset": true, "on": true, "only": true, "or": true, "order": true,
+	"outer": true, "overlaps": true, "placing": true, "primary": true, "references": true,
+	"returning": true, "right": true, "select": true, "session_user": true, "similar": true,
+	"some": true, "symmetric": true, "system_user": true, "table": true, "tablesample": true, "then": true,
+	"to": true, "trailing": true, "true": true, "union": true, "unique": true, "user": true,
+	"using": true, "variadic": true, "verbose": true, "when": true, "where": true, "window": true,
+	"with": true,
+}
