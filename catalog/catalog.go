@@ -353,6 +353,10 @@ type Index struct {
 	Pos    Pos
 	// RenamedAt is where a later statement renamed the index, if one did.
 	RenamedAt Pos
+	// ParentIndex names ("schema.index") the index on the partitioned parent
+	// that this index was created for or attached to. Rules report a hole
+	// once, on the parent, not again on every partition's copy.
+	ParentIndex string
 }
 
 // PartNames returns the key parts as they would be written, for messages.
