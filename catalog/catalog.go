@@ -376,21 +376,21 @@ func (ix *Index) PartNames() []string {
 type ChangeKind string
 
 const (
-	ChangeCreateIndex     ChangeKind = "create-index"
-	ChangeDropIndex       ChangeKind = "drop-index"
-	ChangeAddConstraint   ChangeKind = "add-constraint"
-	ChangeDropConstraint  ChangeKind = "drop-constraint"
-	ChangeDropNotNull     ChangeKind = "drop-not-null"
-	ChangeSetNotNull      ChangeKind = "set-not-null"
-	ChangeAddColumn       ChangeKind = "add-column"
-	ChangeDropColumn      ChangeKind = "drop-column"
-	ChangeRenameColumn    ChangeKind = "rename-column"
-	ChangeRenameIndex     ChangeKind = "rename-index"
-	ChangeRenameTable     ChangeKind = "rename-table"
-	ChangeDropTable       ChangeKind = "drop-table"
-	ChangeCreateTable     ChangeKind = "create-table"
-	ChangeValidate        ChangeKind = "validate-constraint"
-	ChangeUnmodelled      ChangeKind = "unmodelled" // DO blocks, functions running DDL
+	ChangeCreateIndex    ChangeKind = "create-index"
+	ChangeDropIndex      ChangeKind = "drop-index"
+	ChangeAddConstraint  ChangeKind = "add-constraint"
+	ChangeDropConstraint ChangeKind = "drop-constraint"
+	ChangeDropNotNull    ChangeKind = "drop-not-null"
+	ChangeSetNotNull     ChangeKind = "set-not-null"
+	ChangeAddColumn      ChangeKind = "add-column"
+	ChangeDropColumn     ChangeKind = "drop-column"
+	ChangeRenameColumn   ChangeKind = "rename-column"
+	ChangeRenameIndex    ChangeKind = "rename-index"
+	ChangeRenameTable    ChangeKind = "rename-table"
+	ChangeDropTable      ChangeKind = "drop-table"
+	ChangeCreateTable    ChangeKind = "create-table"
+	ChangeValidate       ChangeKind = "validate-constraint"
+	ChangeUnmodelled     ChangeKind = "unmodelled" // DO blocks, functions running DDL
 )
 
 // Change is one change to the catalog made by one statement during replay.
