@@ -260,6 +260,22 @@ var replayCases = []struct {
 			t.Errorf("drop-not-null change = %+v", c)
 		}
 	}},
+	{"a NOT NULL column re-added without NOT NULL is nullable since then", []string{
+		`CREATE TABLE t (a int NOT NULL, b int)`,
+		`ALTER TABLE t DROP COLUMN a`,
+		`ALTER TABLE t ADD COLUMN a int`,
+		`ALTER TABLE t DROP COLUMN b`,
+		`ALTER TABLE t ADD COLUMN b int`,
+	}, func(t *testing.T, cat *catalog.Catalog, diags []Diagnostic) {
+		noDiags(t, diags)
+		tb := mustTable(t, cat, "public", "t")
+		if got := tb.Column("a").NullableSince.String(); got != "m.sql:5:1" {
+			t.Errorf("a nullable since %q, want m.sql:5:1", got)
+		}
+		if !tb.Column("b").NullableSince.IsZero() {
+			t.Errorf("b was never NOT NULL but has NullableSince %s", tb.Column("b").NullableSince)
+		}
+	}},
 	{"constraints: PRIMARY KEY, NOT VALID then VALIDATE, DEFERRABLE", []string{
 		`CREATE TABLE t (a int, b int, c int UNIQUE DEFERRABLE INITIALLY DEFERRED)`,
 		`ALTER TABLE t ADD PRIMARY KEY (a)`,
