@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,4 +92,170 @@ func filePaths(tree Tree) []string {
 		paths = append(paths, f.Path)
 	}
 	return paths
+}
+
+// writeFiles creates files (path -> content) under a new temporary directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestDiscoverDuplicateVersion(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"1_accounts.up.sql":  "CREATE TABLE accounts (id int);",
+		"2_orders.up.sql":    "CREATE TABLE orders (id int);",
+		"002_refunds.up.sql": "CREATE TABLE refunds (id int);",
+		"3_keys.up.sql":      "CREATE TABLE keys (id int);",
+	})
+	trees, diags := Discover([]string{dir}, DiscoverOptions{})
+	if len(diags) != 1 || diags[0].Level != Error {
+		t.Fatalf("want one error, got %v", diags)
+	}
+	msg := diags[0].Message
+	for _, name := range []string{"002_refunds.up.sql", "2_orders.up.sql"} {
+		if !strings.Contains(msg, filepath.Join(dir, name)) {
+			t.Errorf("error %q does not name %s", msg, name)
+		}
+	}
+	got := filePaths(trees[0])
+	want := []string{filepath.Join(dir, "1_accounts.up.sql"), filepath.Join(dir, "002_refunds.up.sql"), filepath.Join(dir, "3_keys.up.sql")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("files = %q, want %q (the other files still load)", got, want)
+	}
+}
+
+func TestDiscoverLayoutOverride(t *testing.T) {
+	// Without --layout these files look like a plain directory.
+	dir := writeFiles(t, map[string]string{
+		"2_orders.sql":   "CREATE TABLE orders (id int);",
+		"10_refunds.sql": "CREATE TABLE refunds (id int);",
+		"1_init.sql":     "CREATE TABLE init (id int);",
+	})
+	trees, _ := Discover([]string{dir}, DiscoverOptions{})
+	if trees[0].Layout != LayoutPlain {
+		t.Fatalf("detected %q, want plain", trees[0].Layout)
+	}
+	trees, diags := Discover([]string{dir}, DiscoverOptions{Layout: LayoutGoose})
+	if len(diags) != 0 || len(trees) != 1 {
+		t.Fatalf("trees %v diags %v", trees, diags)
+	}
+	if trees[0].Layout != LayoutGoose || trees[0].Files[2].Version != "10" || trees[0].Files[2].Layout != LayoutGoose {
+		t.Errorf("override not applied: %+v", trees[0])
+	}
+}
+
+func TestDiscoverSingleFileAndSeveralPaths(t *testing.T) {
+	single := filepath.Join(layoutsDir, "goose/db/migrations/2_create_transfers.sql")
+	flyway := filepath.Join(layoutsDir, "flyway")
+	trees, diags := Discover([]string{single, flyway}, DiscoverOptions{})
+	if len(diags) != 0 || len(trees) != 2 {
+		t.Fatalf("trees %d diags %v", len(trees), diags)
+	}
+	f := trees[0].Files[0]
+	if trees[0].Layout != LayoutGoose || f.Path != single || f.Version != "2" || f.Name != "create_transfers" {
+		t.Errorf("single file: %+v", trees[0])
+	}
+	if trees[1].Layout != LayoutFlyway || len(trees[1].Files) != 6 {
+		t.Errorf("second path: %+v", trees[1])
+	}
+}
+
+func TestDiscoverStdin(t *testing.T) {
+	src := "-- migrate:up\nCREATE TABLE a (id int);\n-- migrate:down\nDROP TABLE a;\n"
+	trees, diags := Discover([]string{"-"}, DiscoverOptions{Stdin: strings.NewReader(src)})
+	if len(diags) != 0 || len(trees) != 1 {
+		t.Fatalf("trees %v diags %v", trees, diags)
+	}
+	f := trees[0].Files[0]
+	if f.Path != "<stdin>" || f.Layout != LayoutDbmate {
+		t.Errorf("stdin file = %+v", f)
+	}
+	in, err := ReadUp(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(in.Text, "DROP") || !strings.Contains(in.Text, "CREATE TABLE a") {
+		t.Errorf("up part of stdin = %q", in.Text)
+	}
+}
+
+func TestDiscoverBadPaths(t *testing.T) {
+	empty := writeFiles(t, map[string]string{"README.md": "no SQL here"})
+	missing := filepath.Join(empty, "does-not-exist")
+	good := filepath.Join(layoutsDir, "plain")
+	trees, diags := Discover([]string{missing, empty, good}, DiscoverOptions{})
+	if len(trees) != 1 || trees[0].Layout != LayoutPlain {
+		t.Errorf("the good path must still load: %+v", trees)
+	}
+	if len(diags) != 2 {
+		t.Fatalf("want 2 errors, got %v", diags)
+	}
+	for i, p := range []string{missing, empty} {
+		if diags[i].Level != Error || !strings.Contains(diags[i].Message, p) {
+			t.Errorf("diagnostic %d = %v, want an error naming %s", i, diags[i], p)
+		}
+	}
+}
+
+func TestDiscoverSymlinkLoop(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"db/readme.txt": "x"})
+	if err := os.Symlink("..", filepath.Join(dir, "db", "loop")); err != nil {
+		t.Skip("symlinks not supported:", err)
+	}
+	if err := os.Symlink(".", filepath.Join(dir, "self")); err != nil {
+		t.Fatal(err)
+	}
+	trees, diags := Discover([]string{dir}, DiscoverOptions{})
+	if len(trees) != 0 || len(diags) != 1 {
+		t.Errorf("trees %v diags %v", trees, diags)
+	}
+}
+
+func TestDiscoverIgnoresHiddenAndVendor(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"node_modules/pkg/1_x.up.sql": "CREATE TABLE x (id int);",
+		".git/1_y.up.sql":             "CREATE TABLE y (id int);",
+		"vendor/1_z.up.sql":           "CREATE TABLE z (id int);",
+		"app/migrations/1_a.up.sql":   "CREATE TABLE a (id int);",
+	})
+	trees, diags := Discover([]string{dir}, DiscoverOptions{})
+	if len(diags) != 0 || len(trees) != 1 || trees[0].Root != filepath.Join(dir, "app/migrations") {
+		t.Errorf("trees %+v diags %v", trees, diags)
+	}
+}
+
+func TestParseLayout(t *testing.T) {
+	if l, err := ParseLayout("Flyway"); err != nil || l != LayoutFlyway {
+		t.Errorf("ParseLayout(Flyway) = %q, %v", l, err)
+	}
+	_, err := ParseLayout("rails")
+	if err == nil || !strings.Contains(err.Error(), "golang-migrate") || !strings.Contains(err.Error(), "sqitch") {
+		t.Errorf("error must list the valid names: %v", err)
+	}
+}
+
+func TestSplitVersion(t *testing.T) {
+	cases := map[string][2]string{
+		"20190226_add.sql":                 {"20190226", "add"},
+		"2019-02-26-002946_create_posts":   {"2019-02-26-002946", "create_posts"},
+		"20230101_120000_create_users.sql": {"20230101_120000", "create_users"},
+		"10_keys.sql":                      {"10", "keys"},
+		"readme.sql":                       {"", "readme"},
+	}
+	for in, want := range cases {
+		v, rest := splitVersion(in)
+		if v != want[0] || rest != want[1] {
+			t.Errorf("splitVersion(%q) = %q, %q; want %q, %q", in, v, rest, want[0], want[1])
+		}
+	}
 }
