@@ -69,7 +69,9 @@ func (s *splitter) run() {
 			i++
 		case strings.HasPrefix(s.src[i:], "--"):
 			i = s.lineComment(i, true)
-		case strings.HasPrefix(s.src[i:], "/*") && !isTemplateComment(s.src[i:]):
+		case isTemplateComment(s.src[i:]):
+			i = s.templateAlone(i)
+		case strings.HasPrefix(s.src[i:], "/*"):
 			i = s.blockComment(i, true)
 		case c == '\\':
 			i = s.metaCommand(i)
@@ -129,6 +131,19 @@ func blockCommentEnd(src string, start int) (int, bool) {
 		}
 	}
 	return len(src), false
+}
+
+// templateAlone skips a "/* TEMPLATE: name */" placeholder that stands
+// between statements: what it would expand to is unknown, and the statement
+// after it is still read.
+func (s *splitter) templateAlone(start int) int {
+	end, ok := blockCommentEnd(s.src, start)
+	if !ok {
+		s.unterminated(start, "template placeholder")
+		return len(s.src)
+	}
+	s.note(start, "skipped template placeholder %s", s.src[start:end])
+	return end
 }
 
 // templateComment matches "/* TEMPLATE: name */" placeholders.
