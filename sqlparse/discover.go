@@ -207,10 +207,9 @@ func scanDir(dir string) (dirScan, error) {
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
 			info, err := os.Stat(filepath.Join(dir, name))
-			if err != nil {
-				continue // a dangling link is not a migration
-			}
-			isDir = info.IsDir()
+			// A dangling link named like a migration is kept so that
+			// reading it reports the broken migration.
+			isDir = err == nil && info.IsDir()
 		}
 		switch {
 		case isDir:
