@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -149,7 +150,15 @@ func (s *splitter) templateAlone(start int) int {
 // templateComment matches "/* TEMPLATE: name */" placeholders.
 var templateComment = regexp.MustCompile(`^/\*\s*TEMPLATE:`)
 
-func isTemplateComment(s string) bool { return templateComment.MatchString(s) }
+func isTemplateComment(s string) bool {
+	if !strings.HasPrefix(s, "/*") {
+		return false
+	}
+	if len(s) > 64 {
+		s = s[:64] // the marker is at the start; do not hand the regexp the whole file
+	}
+	return templateComment.MatchString(s)
+}
 
 // metaCommand skips a psql meta-command up to the end of its line.
 func (s *splitter) metaCommand(start int) int {
@@ -169,10 +178,10 @@ func (s *splitter) metaCommand(start int) int {
 
 // wholeAt returns the StatementBegin/End range that contains offset.
 func (s *splitter) wholeAt(offset int) (Range, bool) {
-	for _, r := range s.whole {
-		if offset >= r.Start && offset < r.End {
-			return r, true
-		}
+	// Ranges come sorted and disjoint from ReadUp.
+	i := sort.Search(len(s.whole), func(i int) bool { return s.whole[i].End > offset })
+	if i < len(s.whole) && offset >= s.whole[i].Start {
+		return s.whole[i], true
 	}
 	return Range{}, false
 }
