@@ -223,14 +223,17 @@ func (s *splitter) statement(start int) int {
 	switch {
 	case text == "":
 		return end
+	case !whole && copyFromStdin.MatchString(text):
+		// First, so that the data lines are skipped even when the COPY
+		// itself names a psql variable.
+		return s.skipCopyData(start, end)
 	case sc.placeholder != "":
 		s.note(sc.placeholderAt, "skipped the statement starting at line %d: it contains %s", s.pos(start).Line, sc.placeholder)
 		return end
 	case !utf8.ValidString(text) || strings.IndexByte(text, 0) >= 0:
-		s.errorAt(start+badByte(text), "statement contains a NUL byte or invalid UTF-8; statement skipped")
+		at, what := badByte(text)
+		s.errorAt(start+at, "%s in a statement; the statement is skipped", what)
 		return end
-	case !whole && copyFromStdin.MatchString(text):
-		return s.skipCopyData(start, end)
 	}
 	s.res.Statements = append(s.res.Statements, Statement{
 		Text:     text,
@@ -243,16 +246,18 @@ func (s *splitter) statement(start int) int {
 	return end
 }
 
-// badByte returns the offset of the first NUL or invalid UTF-8 byte.
-func badByte(text string) int {
+// badByte returns the offset of the first NUL or invalid UTF-8 byte and
+// says which it is.
+func badByte(text string) (int, string) {
 	for i, r := range text {
-		if r == 0 || r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(text[i:]); r == 0 || size == 1 {
-				return i
-			}
+		if r == 0 {
+			return i, "NUL byte"
+		}
+		if _, size := utf8.DecodeRuneInString(text[i:]); r == utf8.RuneError && size == 1 {
+			return i, fmt.Sprintf("invalid UTF-8 byte 0x%02x", text[i])
 		}
 	}
-	return 0
+	return 0, "invalid text"
 }
 
 // skipCopyData skips a COPY ... FROM stdin statement and its data lines up
