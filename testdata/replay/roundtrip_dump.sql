@@ -2,7 +2,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict LYBILtRMhbQ2rhnulyEUeNZeNsYE61QOwtqSzafFklFkLYjDHxU9JDkH7AkfkD4
+\restrict zd33CZibHZcDqfrMMoWsau6dWKcRxeTbmiq5r0KcMfEjs1UeVze4PFcxHdTI6VH
 
 -- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
 -- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
@@ -138,9 +138,11 @@ CREATE TABLE public.claims (
 
 CREATE TABLE public.events (
     org_id bigint NOT NULL,
-    transaction_id text NOT NULL,
+    transaction_id text,
     external_subscription_id text,
-    payload jsonb
+    payload jsonb,
+    CONSTRAINT events_org_id_check CHECK ((org_id > 0)),
+    CONSTRAINT sub_present CHECK ((external_subscription_id IS NOT NULL))
 )
 PARTITION BY HASH (org_id);
 
@@ -151,9 +153,11 @@ PARTITION BY HASH (org_id);
 
 CREATE TABLE public.events_0 (
     org_id bigint NOT NULL,
-    transaction_id text NOT NULL,
+    transaction_id text,
     external_subscription_id text,
-    payload jsonb
+    payload jsonb,
+    CONSTRAINT events_org_id_check CHECK ((org_id > 0)),
+    CONSTRAINT sub_present CHECK ((external_subscription_id IS NOT NULL))
 );
 
 
@@ -163,9 +167,11 @@ CREATE TABLE public.events_0 (
 
 CREATE TABLE public.events_1 (
     org_id bigint NOT NULL,
-    transaction_id text NOT NULL,
+    transaction_id text,
     external_subscription_id text,
-    payload jsonb
+    payload jsonb,
+    CONSTRAINT events_org_id_check CHECK ((org_id > 0)),
+    CONSTRAINT sub_present CHECK ((external_subscription_id IS NOT NULL))
 );
 
 
@@ -375,5 +381,5 @@ ALTER INDEX public.index_unique_transaction_id ATTACH PARTITION public.events_1_
 -- PostgreSQL database dump complete
 --
 
-\unrestrict LYBILtRMhbQ2rhnulyEUeNZeNsYE61QOwtqSzafFklFkLYjDHxU9JDkH7AkfkD4
+\unrestrict zd33CZibHZcDqfrMMoWsau6dWKcRxeTbmiq5r0KcMfEjs1UeVze4PFcxHdTI6VH
 
