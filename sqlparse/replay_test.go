@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -590,4 +591,26 @@ func FuzzReplay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkReplay replays a generated schema of 2,000 tables with three
+// indexes each, the size of a large application's dump.
+func BenchmarkReplay(b *testing.B) {
+	var stmts []Statement
+	for i := 0; i < 2000; i++ {
+		for _, s := range []string{
+			fmt.Sprintf("CREATE TABLE t%d (id bigserial PRIMARY KEY, account_id bigint NOT NULL, key text, ns text, UNIQUE (account_id, key, ns))", i),
+			fmt.Sprintf("CREATE UNIQUE INDEX ON t%d (account_id, key) WHERE ns IS NULL", i),
+			fmt.Sprintf("ALTER TABLE t%d ALTER COLUMN key DROP NOT NULL", i),
+		} {
+			stmts = append(stmts, NewStatement("bench.sql", s, 0))
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := NewReplayer(catalog.New())
+		for _, st := range stmts {
+			r.Apply(st)
+		}
+	}
 }
