@@ -451,6 +451,19 @@ var replayCases = []struct {
 			t.Errorf("l or g wrong")
 		}
 	}},
+	{"ALTER DOMAIN SET / DROP NOT NULL reaches the columns", []string{
+		`CREATE DOMAIN code AS text`,
+		`CREATE DOMAIN other AS text NOT NULL`,
+		`CREATE TABLE t (a code, b public.other)`,
+		`ALTER DOMAIN code SET NOT NULL`,
+		`ALTER DOMAIN public.other DROP NOT NULL`,
+	}, func(t *testing.T, cat *catalog.Catalog, diags []Diagnostic) {
+		noDiags(t, diags)
+		tb := mustTable(t, cat, "public", "t")
+		if !tb.Column("a").DomainNotNull || tb.Column("b").DomainNotNull {
+			t.Errorf("a %+v b %+v", tb.Column("a"), tb.Column("b"))
+		}
+	}},
 	{"DO blocks and functions running DDL are unmodelled", []string{
 		`CREATE TABLE events (a int)`,
 		"DO $$ BEGIN IF true THEN ALTER TABLE events ALTER COLUMN a DROP NOT NULL; END IF; END $$",
