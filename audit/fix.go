@@ -87,7 +87,7 @@ func notNullFix(h *hole, names *namer) Fix {
 func nndFix(h *hole, names *namer) Fix {
 	t, ix := h.Table, h.Index
 	newName := names.relation(ix.Name, "nnd")
-	create := createIndexSQL(t, newName, ix.Parts, ix.Include, true, ix.Predicate)
+	create := createIndexSQL(t, newName, ix.Parts, ix.Include, true, catalog.Conjuncts(ix.Predicate))
 	var rest []string
 	if ix.Constraint != "" {
 		add := fmt.Sprintf("ADD CONSTRAINT %s UNIQUE USING INDEX %s", catalog.QuoteIdent(ix.Constraint), catalog.QuoteIdent(newName))
@@ -140,7 +140,7 @@ func splitFix(h *hole, names *namer) Fix {
 		}
 		conj = append(conj, catalog.Conjuncts(ix.Predicate)...)
 		name := names.relation(ix.Name, strings.Join(label, "_")+"_null")
-		sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, andOf(conj)))
+		sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, conj))
 	}
 	f := Fix{
 		Title:         "add a partial unique index for rows where " + englishList(partList(h.Parts), "or") + " is NULL",
@@ -168,7 +168,7 @@ func arcFix(h *hole, names *namer) Fix {
 				keep = append(keep, p)
 			}
 		}
-		pred := andOf(append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...))
+		pred := append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
 		partners := ArcPartners(t, c)
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
@@ -220,11 +220,11 @@ func collisionQuery(h *hole) string {
 		sel = strings.Join(group, ", ") + ", count(*)"
 		groupBy = " GROUP BY " + strings.Join(group, ", ")
 	}
-	return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s HAVING count(*) > 1;", sel, t.DisplayName(), andOf(where).String(), groupBy)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s HAVING count(*) > 1;", sel, t.DisplayName(), whereSQL(where), groupBy)
 }
 
 // createIndexSQL renders CREATE UNIQUE INDEX CONCURRENTLY.
-func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, include []string, nnd bool, pred catalog.Expr) string {
+func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, include []string, nnd bool, pred []catalog.Expr) string {
 	cols := make([]string, len(parts))
 	for i, p := range parts {
 		cols[i] = p.String()
@@ -241,21 +241,26 @@ func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, in
 	if nnd {
 		b.WriteString(" NULLS NOT DISTINCT")
 	}
-	if pred != nil {
-		b.WriteString(" WHERE " + pred.String())
+	if len(pred) > 0 {
+		b.WriteString(" WHERE " + whereSQL(pred))
 	}
 	b.WriteString(";")
 	return b.String()
 }
 
-func andOf(conj []catalog.Expr) catalog.Expr {
-	switch len(conj) {
-	case 0:
-		return nil
-	case 1:
-		return conj[0]
+// whereSQL renders conjuncts joined by AND, parenthesising only those that
+// bind looser than AND, so a generated WHERE reads as a person writes it.
+func whereSQL(conj []catalog.Expr) string {
+	parts := make([]string, len(conj))
+	for i, c := range conj {
+		switch c.(type) {
+		case *catalog.Or, *catalog.And, *catalog.Unknown:
+			parts[i] = "(" + c.String() + ")"
+		default:
+			parts[i] = c.String()
+		}
 	}
-	return &catalog.And{Args: conj}
+	return strings.Join(parts, " AND ")
 }
 
 // qualifiedIndex names an index for DROP INDEX and ALTER INDEX, which look
