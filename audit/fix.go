@@ -128,7 +128,9 @@ func splitFix(h *hole, names *namer) Fix {
 			}
 		}
 		if len(keep) == 0 {
-			continue
+			// Every key part is NULL: at most one such row, which an index
+			// over a constant says.
+			keep = []catalog.IndexPart{{Expr: &catalog.Const{Value: "true"}}}
 		}
 		var conj []catalog.Expr
 		var label []string
