@@ -247,3 +247,25 @@ func TestJSONShape(t *testing.T) {
 		}
 	}
 }
+
+func TestTextLiveFindingNamesObject(t *testing.T) {
+	doc := &Document{Findings: []audit.Finding{{
+		Rule: "invalid-unique-index", Severity: audit.Error, Object: "billing.charges.charges_request_id",
+		Message: "charges_request_id is not valid: a concurrent build failed",
+	}}}
+	var buf bytes.Buffer
+	if err := Text(&buf, doc, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "billing.charges.charges_request_id: error invalid-unique-index\n  charges_request_id is not valid: a concurrent build failed\n\n"
+	if !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("got\n%q\nwant prefix\n%q", buf.String(), want)
+	}
+	buf.Reset()
+	if err := JSON(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"position": null`) {
+		t.Errorf("a live finding's position should be null:\n%s", buf.String())
+	}
+}

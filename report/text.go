@@ -179,7 +179,7 @@ func writeIndented(t *textWriter, indent, text string) {
 // so colour codes in first do not shorten the line.
 func writeWrapped(t *textWriter, first, rest, text string) {
 	for _, line := range wrap(text, visibleLen(first), len(rest)) {
-		t.printf("%s%s\n", first, line)
+		t.printf("%s\n", strings.TrimRight(first+line, " "))
 		first = rest
 	}
 }
