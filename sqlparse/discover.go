@@ -224,7 +224,7 @@ func scanDir(dir string) (dirScan, error) {
 // detectDir guesses the layout of a directory, or "" when it holds no
 // migrations of its own.
 func detectDir(dir string, sc dirScan) Layout {
-	if sc.others["sqitch.plan"] && contains(sc.subdirs, "deploy") {
+	if sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy") {
 		return LayoutSqitch
 	}
 	if sc.others["migration_lock.toml"] {
@@ -303,7 +303,7 @@ func detectSQLFiles(dir string, names []string) Layout {
 	return LayoutPlain
 }
 
-func contains(list []string, s string) bool {
+func hasName(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true

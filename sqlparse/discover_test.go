@@ -259,3 +259,55 @@ func TestSplitVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestDiscoverSqitchRework(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"sqitch.plan": "%project=shop\nusers 2024-01-01T00:00:00Z A <a@example.com>\n@v1.0 2024-01-02T00:00:00Z A <a@example.com>\n" +
+			"orders [users] 2024-01-03T00:00:00Z A <a@example.com>\nusers [users@v1.0] 2024-01-04T00:00:00Z A <a@example.com> # reworked\n",
+		"deploy/users.sql":      "CREATE TABLE users (id int, email text);",
+		"deploy/users@v1.0.sql": "CREATE TABLE users (id int);",
+		"deploy/orders.sql":     "CREATE TABLE orders (id int);",
+		"revert/users.sql":      "DROP TABLE users;",
+	})
+	trees, diags := Discover([]string{dir}, DiscoverOptions{})
+	if len(diags) != 0 || len(trees) != 1 {
+		t.Fatalf("trees %v diags %v", trees, diags)
+	}
+	want := []string{"deploy/users@v1.0.sql", "deploy/orders.sql", "deploy/users.sql"}
+	for i, f := range trees[0].Files {
+		if i >= len(want) || f.Path != filepath.Join(dir, want[i]) {
+			t.Errorf("file %d = %s, want %s", i, f.Path, want)
+		}
+	}
+	if trees[0].Skipped != 1 {
+		t.Errorf("skipped = %d, want 1 (revert script)", trees[0].Skipped)
+	}
+}
+
+func TestDiscoverFlywayEqualVersions(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"V1__init.sql":    "SELECT 1;",
+		"V1.0__again.sql": "SELECT 2;",
+		"V1_1__next.sql":  "SELECT 3;",
+		"V1.01__dup.sql":  "SELECT 4;",
+	})
+	trees, diags := Discover([]string{dir}, DiscoverOptions{})
+	if len(diags) != 2 {
+		t.Errorf("want 2 duplicate errors (1 = 1.0, 1_1 = 1.01), got %v", diags)
+	}
+	if len(trees) != 1 || len(trees[0].Files) != 2 {
+		t.Errorf("trees %+v", trees)
+	}
+}
+
+func TestDiscoverPrismaWithoutLockFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"20240110000000_second/migration.sql": "SELECT 2;",
+		"20240101000000_first/migration.sql":  "SELECT 1;",
+	})
+	trees, diags := Discover([]string{dir}, DiscoverOptions{})
+	if len(diags) != 0 || len(trees) != 1 || trees[0].Layout != LayoutPrisma ||
+		trees[0].Files[0].Name != "first" || trees[0].Files[1].Version != "20240110000000" {
+		t.Errorf("trees %+v diags %v", trees, diags)
+	}
+}

@@ -54,7 +54,7 @@ func (res *LoadResult) loadFile(f File, apply func(Statement) []Diagnostic) {
 	res.Comments[f.Path] = split.Comments
 	res.Statements += len(split.Statements)
 	notes := split.Diagnostics
-	sort.SliceStable(notes, func(i, j int) bool { return before(notes[i], notes[j]) })
+	sort.SliceStable(notes, func(i, j int) bool { return diagBefore(notes[i], notes[j]) })
 	for _, st := range split.Statements {
 		for len(notes) > 0 && (notes[0].Pos.Line < st.Pos.Line ||
 			notes[0].Pos.Line == st.Pos.Line && notes[0].Pos.Col < st.Pos.Col) {
@@ -68,8 +68,8 @@ func (res *LoadResult) loadFile(f File, apply func(Statement) []Diagnostic) {
 	res.Diagnostics = append(res.Diagnostics, notes...)
 }
 
-// before orders diagnostics of one file by position.
-func before(a, b Diagnostic) bool {
+// diagBefore orders diagnostics of one file by position.
+func diagBefore(a, b Diagnostic) bool {
 	if a.Pos.Line != b.Pos.Line {
 		return a.Pos.Line < b.Pos.Line
 	}

@@ -53,22 +53,22 @@ func upPart(f File, text string) Input {
 	return Input{File: f, Text: text}
 }
 
-// line is one line of a file with its byte offsets (end excludes "\n").
-type line struct {
+// srcLine is one line of a file with its byte offsets (end excludes "\n").
+type srcLine struct {
 	start, end int
 	text       string
 }
 
-func splitLines(text string) []line {
-	var lines []line
+func splitLines(text string) []srcLine {
+	var lines []srcLine
 	start := 0
 	for start <= len(text) {
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
-			lines = append(lines, line{start, len(text), text[start:]})
+			lines = append(lines, srcLine{start, len(text), text[start:]})
 			break
 		}
-		lines = append(lines, line{start, start + end, text[start : start+end]})
+		lines = append(lines, srcLine{start, start + end, text[start : start+end]})
 		start += end + 1
 	}
 	return lines
