@@ -35,10 +35,14 @@ func newLintCmd(s *Streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "lint [PATH ...]",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
-		Long: `lint replays migration trees (every layout of LAYOUTS.md, detected or named
-with --layout), single SQL files and schema dumps into a model of the
-database and reports the unique indexes that do not stop duplicates.
-'-' reads one file from stdin.`,
+		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
+tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, plain
+directories; detected, or named with --layout), single SQL files and schema
+dumps into a model of the database, and reports the unique indexes that do
+not stop duplicates. '-' reads one file from stdin.
+
+Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
+the input could not be read or parsed (every other file is still checked).`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts, err := lintOptionsFrom(args, layout, &flags, s)
 			if err != nil {

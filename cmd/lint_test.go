@@ -196,3 +196,13 @@ func TestLintVerbose(t *testing.T) {
 		t.Errorf("without -v stderr should be empty, got:\n%s", quiet.stder)
 	}
 }
+
+func TestLintCompletesFlagValues(t *testing.T) {
+	r := run(t, "__complete", "lint", "--rule", "")
+	assertCode(t, r, ExitOK)
+	assertContains(t, "completion", r.stdout, "nullable-key\n", "optional-unique\n")
+	for flag, word := range map[string]string{"--format": "json\n", "--fail-on": "none\n", "--color": "never\n"} {
+		r := run(t, "__complete", "lint", flag, "")
+		assertContains(t, "completion of "+flag, r.stdout, word)
+	}
+}
