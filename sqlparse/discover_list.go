@@ -66,7 +66,7 @@ func listUpFiles(display string, layout Layout, names []string) ([]File, int) {
 		switch {
 		case strings.HasSuffix(lower, ".up.sql"):
 			f := newFile(display, n, layout)
-			f.Version, f.Name = splitVersion(strings.TrimSuffix(n[:len(n)-len(".up.sql")], "."))
+			f.Version, f.Name = splitVersion(n[:len(n)-len(".up.sql")] + ".x")
 			files = append(files, f)
 		case isDownName(n):
 			skipped++

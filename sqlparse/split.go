@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -149,7 +150,15 @@ func (s *splitter) templateAlone(start int) int {
 // templateComment matches "/* TEMPLATE: name */" placeholders.
 var templateComment = regexp.MustCompile(`^/\*\s*TEMPLATE:`)
 
-func isTemplateComment(s string) bool { return templateComment.MatchString(s) }
+func isTemplateComment(s string) bool {
+	if !strings.HasPrefix(s, "/*") {
+		return false
+	}
+	if len(s) > 64 {
+		s = s[:64] // the marker is at the start; do not hand the regexp the whole file
+	}
+	return templateComment.MatchString(s)
+}
 
 // metaCommand skips a psql meta-command up to the end of its line.
 func (s *splitter) metaCommand(start int) int {
@@ -169,10 +178,10 @@ func (s *splitter) metaCommand(start int) int {
 
 // wholeAt returns the StatementBegin/End range that contains offset.
 func (s *splitter) wholeAt(offset int) (Range, bool) {
-	for _, r := range s.whole {
-		if offset >= r.Start && offset < r.End {
-			return r, true
-		}
+	// Ranges come sorted and disjoint from ReadUp.
+	i := sort.Search(len(s.whole), func(i int) bool { return s.whole[i].End > offset })
+	if i < len(s.whole) && offset >= s.whole[i].Start {
+		return s.whole[i], true
 	}
 	return Range{}, false
 }
@@ -214,14 +223,17 @@ func (s *splitter) statement(start int) int {
 	switch {
 	case text == "":
 		return end
+	case !whole && copyFromStdin.MatchString(text):
+		// First, so that the data lines are skipped even when the COPY
+		// itself names a psql variable.
+		return s.skipCopyData(start, end)
 	case sc.placeholder != "":
 		s.note(sc.placeholderAt, "skipped the statement starting at line %d: it contains %s", s.pos(start).Line, sc.placeholder)
 		return end
 	case !utf8.ValidString(text) || strings.IndexByte(text, 0) >= 0:
-		s.errorAt(start+badByte(text), "statement contains a NUL byte or invalid UTF-8; statement skipped")
+		at, what := badByte(text)
+		s.errorAt(start+at, "%s in a statement; the statement is skipped", what)
 		return end
-	case !whole && copyFromStdin.MatchString(text):
-		return s.skipCopyData(start, end)
 	}
 	s.res.Statements = append(s.res.Statements, Statement{
 		Text:     text,
@@ -234,16 +246,18 @@ func (s *splitter) statement(start int) int {
 	return end
 }
 
-// badByte returns the offset of the first NUL or invalid UTF-8 byte.
-func badByte(text string) int {
+// badByte returns the offset of the first NUL or invalid UTF-8 byte and
+// says which it is.
+func badByte(text string) (int, string) {
 	for i, r := range text {
-		if r == 0 || r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(text[i:]); r == 0 || size == 1 {
-				return i
-			}
+		if r == 0 {
+			return i, "NUL byte"
+		}
+		if _, size := utf8.DecodeRuneInString(text[i:]); r == utf8.RuneError && size == 1 {
+			return i, fmt.Sprintf("invalid UTF-8 byte 0x%02x", text[i])
 		}
 	}
-	return 0
+	return 0, "invalid text"
 }
 
 // skipCopyData skips a COPY ... FROM stdin statement and its data lines up

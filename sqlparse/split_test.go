@@ -142,6 +142,7 @@ func TestSplitSkipsNonSQL(t *testing.T) {
 		{"flyway placeholder", "SELECT 1;\nCREATE TABLE ${schema}.t (id int);", []string{"SELECT 1"}, `note 2:14 skipped the statement starting at line 2: it contains template placeholder ${schema}`},
 		{"template comment inside a statement", "CREATE INDEX i ON t /* TEMPLATE: cols */;\nSELECT 2;", []string{"SELECT 2"}, `note 1:21 skipped the statement starting at line 1: it contains template placeholder /* TEMPLATE: cols */`},
 		{"template comment alone", "/* TEMPLATE: extra_indexes */\nSELECT 2;", []string{"SELECT 2"}, `note 1:1 skipped template placeholder /* TEMPLATE: extra_indexes */`},
+		{"copy naming a psql variable", "COPY :\"schema\".t (a) FROM stdin;\n1;\n\\.\nSELECT 2;", []string{"SELECT 2"}, `note 1:1 skipped COPY ... FROM stdin and its 1 data lines`},
 		{"copy data", "SELECT 1;\nCOPY public.t (a, b) FROM stdin;\n1\t;x\n2\t'\n\\.\nSELECT 2;", []string{"SELECT 1", "SELECT 2"}, `note 2:1 skipped COPY ... FROM stdin and its 2 data lines`},
 	}
 	for _, c := range cases {
@@ -184,7 +185,7 @@ func TestSplitBadBytes(t *testing.T) {
 	r := splitPlain("SELECT 1;\nSELECT '\xff';\nSELECT 2\x00;\nSELECT 3;")
 	assertTexts(t, r, "SELECT 1", "SELECT 3")
 	got := diagStrings(r)
-	if len(got) != 2 || !strings.HasPrefix(got[0], "error 2:9 ") || !strings.HasPrefix(got[1], "error 3:9 ") {
+	if len(got) != 2 || !strings.HasPrefix(got[0], "error 2:9 invalid UTF-8 byte 0xff") || !strings.HasPrefix(got[1], "error 3:9 NUL byte") {
 		t.Errorf("diagnostics = %q", got)
 	}
 }
