@@ -6,7 +6,7 @@ import (
 )
 
 // columnsQuery lists the live columns of every table. attidentity exists
-// since PostgreSQL 10 and attgenerated since 12 ('' when neither).
+// since PostgreSQL 10 and attgenerated since 12 (” when neither).
 const columnsQuery = domainNotNullCTE + `
 SELECT a.attrelid::int8, a.attnum, a.attname::text,
        pg_catalog.format_type(a.atttypid, a.atttypmod),
