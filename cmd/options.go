@@ -1,0 +1,191 @@
+package cmd
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/idemcheck/idemcheck/audit"
+)
+
+// auditFlags are the flags lint and inspect share (CLI.md, "Shared flags"):
+// output format, exit threshold, target version, rule selection, colour and
+// verbosity. addTo registers them; each command then turns them into typed
+// settings with the methods below, which return usage errors.
+type auditFlags struct {
+	Format    string
+	FailOn    string
+	PGVersion int
+	Rules     []string
+	Disable   []string
+	Severity  []string
+	Color     string
+	Verbose   bool
+}
+
+// Supported values, in the order error messages list them.
+var (
+	formats     = []string{"text", "json"}
+	failOnNames = []string{"error", "warning", "info", "none"}
+	colorModes  = []string{"auto", "always", "never"}
+)
+
+const (
+	minPGVersion     = 13
+	maxPGVersion     = 18
+	defaultPGVersion = 16
+)
+
+func (f *auditFlags) addTo(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.Format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.FailOn, "fail-on", "warning", "lowest severity that makes the exit status 1: error, warning, info or none")
+	fl.IntVar(&f.PGVersion, "pg-version", defaultPGVersion, fmt.Sprintf("PostgreSQL major version fixes are written for (%d..%d)", minPGVersion, maxPGVersion))
+	fl.StringArrayVar(&f.Rules, "rule", nil, "run only this rule (repeatable)")
+	fl.StringArrayVar(&f.Disable, "disable", nil, "do not run this rule (repeatable)")
+	fl.StringArrayVar(&f.Severity, "severity", nil, "report a rule at another severity: ID=error|warning|info (repeatable)")
+	fl.StringVar(&f.Color, "color", "auto", "colour the text output: auto, always or never")
+	fl.BoolVarP(&f.Verbose, "verbose", "v", false, "say what was read, show notes and every fix in full")
+}
+
+// checkFormat rejects formats this build cannot write.
+func (f *auditFlags) checkFormat() error {
+	if !slices.Contains(formats, f.Format) {
+		return usageError("unknown --format %q (want %s)", f.Format, strings.Join(formats, " or "))
+	}
+	return nil
+}
+
+// checkPGVersion rejects versions outside the range fixes are written for.
+func (f *auditFlags) checkPGVersion() error {
+	if f.PGVersion < minPGVersion || f.PGVersion > maxPGVersion {
+		return usageError("--pg-version %d is out of range (want %d..%d)", f.PGVersion, minPGVersion, maxPGVersion)
+	}
+	return nil
+}
+
+// failThreshold is the --fail-on setting: findings at or above Severity fail
+// the run, unless Never is set.
+type failThreshold struct {
+	Severity audit.Severity
+	Never    bool
+}
+
+func (f *auditFlags) failThreshold() (failThreshold, error) {
+	if f.FailOn == "none" {
+		return failThreshold{Never: true}, nil
+	}
+	if !slices.Contains(failOnNames, f.FailOn) {
+		return failThreshold{}, usageError("unknown --fail-on %q (want %s)", f.FailOn, strings.Join(failOnNames, ", "))
+	}
+	s, err := audit.ParseSeverity(f.FailOn)
+	return failThreshold{Severity: s}, err
+}
+
+// fails reports whether any finding that was not suppressed reaches t.
+func (t failThreshold) fails(findings []audit.Finding) bool {
+	if t.Never {
+		return false
+	}
+	for _, f := range findings {
+		if f.Suppressed == nil && f.Severity >= t.Severity {
+			return true
+		}
+	}
+	return false
+}
+
+// selectRules returns the rules to run: all registered rules, or only those
+// named by --rule, minus those named by --disable.
+func (f *auditFlags) selectRules() ([]*audit.Rule, error) {
+	for _, id := range append(append([]string(nil), f.Rules...), f.Disable...) {
+		if audit.Lookup(id) == nil {
+			return nil, unknownRuleError(id)
+		}
+	}
+	var out []*audit.Rule
+	for _, r := range audit.Rules {
+		if len(f.Rules) > 0 && !slices.Contains(f.Rules, r.ID) {
+			continue
+		}
+		if slices.Contains(f.Disable, r.ID) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// severityOverrides reads --severity ID=LEVEL into a map by rule id.
+func (f *auditFlags) severityOverrides() (map[string]audit.Severity, error) {
+	out := map[string]audit.Severity{}
+	for _, kv := range f.Severity {
+		id, level, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, usageError("--severity %q: want ID=LEVEL, for example nullable-key=warning", kv)
+		}
+		if audit.Lookup(id) == nil {
+			return nil, unknownRuleError(id)
+		}
+		s, err := audit.ParseSeverity(level)
+		if err != nil {
+			return nil, usageError("--severity %q: %v", kv, err)
+		}
+		out[id] = s
+	}
+	return out, nil
+}
+
+// applySeverities re-ranks findings as --severity asks.
+func applySeverities(findings []audit.Finding, overrides map[string]audit.Severity) {
+	for i := range findings {
+		if s, ok := overrides[findings[i].Rule]; ok {
+			findings[i].Severity = s
+		}
+	}
+}
+
+// useColor decides whether text output is coloured. "auto" follows the
+// usual conventions: NO_COLOR turns colour off, CLICOLOR_FORCE (other than
+// "0") turns it on, and otherwise colour is on only for a terminal.
+func (f *auditFlags) useColor(s *Streams) (bool, error) {
+	switch f.Color {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return autoColor(s), nil
+	}
+	return false, usageError("unknown --color %q (want %s)", f.Color, strings.Join(colorModes, ", "))
+}
+
+func autoColor(s *Streams) bool {
+	getenv := s.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if getenv("NO_COLOR") != "" {
+		return false
+	}
+	if force := getenv("CLICOLOR_FORCE"); force != "" && force != "0" {
+		return true
+	}
+	return s.OutTerminal
+}
+
+// unknownRuleError is the usage error for a rule id nobody registered; it
+// lists the ids that exist so the user can correct the spelling.
+func unknownRuleError(id string) error {
+	return usageError("unknown rule %q (rules: %s)", id, strings.Join(ruleIDs(), ", "))
+}
+
+func ruleIDs() []string {
+	ids := make([]string, len(audit.Rules))
+	for i, r := range audit.Rules {
+		ids[i] = r.ID
+	}
+	return ids
+}

@@ -1,0 +1,171 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// The json* types are the JSON document's schema. They are kept apart from
+// the audit and catalog types so that renaming a Go field never changes the
+// document other programs read.
+
+type jsonDocument struct {
+	Tool     string           `json:"tool"`
+	Version  string           `json:"version"`
+	Inputs   []jsonInput      `json:"inputs"`
+	Findings []jsonFinding    `json:"findings"`
+	Notes    []jsonDiagnostic `json:"notes"`
+	Errors   []jsonDiagnostic `json:"errors"`
+	Summary  jsonSummary      `json:"summary"`
+}
+
+type jsonInput struct {
+	Path       string   `json:"path"`
+	Layout     string   `json:"layout"`
+	FileCount  int      `json:"file_count"`
+	Files      []string `json:"files"`
+	Skipped    int      `json:"skipped"`
+	Statements int      `json:"statements"`
+}
+
+type jsonPosition struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"column"`
+}
+
+type jsonRelated struct {
+	Position *jsonPosition `json:"position"`
+	Message  string        `json:"message"`
+}
+
+type jsonFix struct {
+	Title         string `json:"title"`
+	SQL           string `json:"sql"`
+	Caveat        string `json:"caveat,omitempty"`
+	Precheck      string `json:"precheck,omitempty"`
+	NoTransaction bool   `json:"no_transaction,omitempty"`
+}
+
+type jsonSuppression struct {
+	Kind     string        `json:"kind"`
+	Reason   string        `json:"reason"`
+	Position *jsonPosition `json:"position,omitempty"`
+}
+
+type jsonFinding struct {
+	Rule       string           `json:"rule"`
+	Severity   string           `json:"severity"`
+	Object     string           `json:"object"`
+	Columns    []string         `json:"columns"`
+	Message    string           `json:"message"`
+	Position   *jsonPosition    `json:"position"`
+	Related    []jsonRelated    `json:"related"`
+	Fixes      []jsonFix        `json:"fixes"`
+	Notes      []string         `json:"notes"`
+	Suppressed *jsonSuppression `json:"suppressed"`
+}
+
+type jsonDiagnostic struct {
+	Position *jsonPosition `json:"position"`
+	SQLState string        `json:"sqlstate,omitempty"`
+	Message  string        `json:"message"`
+}
+
+type jsonSummary struct {
+	Files          int     `json:"files"`
+	Statements     int     `json:"statements"`
+	Errors         int     `json:"errors"`
+	Warnings       int     `json:"warnings"`
+	Infos          int     `json:"info"`
+	Suppressed     int     `json:"suppressed"`
+	InputErrors    int     `json:"input_errors"`
+	Notes          int     `json:"notes"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+}
+
+// JSON writes doc as one indented JSON document. Lists are never null, so a
+// consumer can iterate without checking; suppressed findings stay in, marked.
+func JSON(w io.Writer, doc *Document) error {
+	out := jsonDocument{
+		Tool:     doc.Tool,
+		Version:  doc.Version,
+		Inputs:   []jsonInput{},
+		Findings: []jsonFinding{},
+		Notes:    []jsonDiagnostic{},
+		Errors:   []jsonDiagnostic{},
+		Summary:  summaryJSON(doc),
+	}
+	for _, in := range doc.Inputs {
+		out.Inputs = append(out.Inputs, jsonInput{
+			Path: in.Path, Layout: in.Layout, FileCount: len(in.Files), Files: nonNil(in.Files),
+			Skipped: in.Skipped, Statements: in.Statements,
+		})
+	}
+	for _, f := range doc.Findings {
+		out.Findings = append(out.Findings, findingJSON(f))
+	}
+	for _, d := range doc.Diagnostics {
+		jd := jsonDiagnostic{Position: positionJSON(d.Pos), SQLState: d.SQLState, Message: d.Message}
+		if d.Level == LevelError {
+			out.Errors = append(out.Errors, jd)
+		} else {
+			out.Notes = append(out.Notes, jd)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	// SQL is full of < and >; escaping them for HTML would only hurt.
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func summaryJSON(doc *Document) jsonSummary {
+	c := Count(doc)
+	return jsonSummary{
+		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed,
+		InputErrors: c.InputErrors, Notes: c.Notes,
+		ElapsedSeconds: doc.Summary.Elapsed.Seconds(),
+	}
+}
+
+func findingJSON(f audit.Finding) jsonFinding {
+	out := jsonFinding{
+		Rule: f.Rule, Severity: f.Severity.String(), Object: f.Object, Columns: nonNil(f.Columns),
+		Message: f.Message, Position: positionJSON(f.Pos), Related: []jsonRelated{}, Fixes: []jsonFix{},
+		Notes: nonNil(f.Notes),
+	}
+	for _, r := range f.Related {
+		out.Related = append(out.Related, jsonRelated{Position: positionJSON(r.Pos), Message: r.Message})
+	}
+	for _, fix := range f.Fixes {
+		out.Fixes = append(out.Fixes, jsonFix{
+			Title: fix.Title, SQL: fix.SQL, Caveat: fix.Caveat, Precheck: fix.Precheck,
+			NoTransaction: fix.NoTransaction,
+		})
+	}
+	if s := f.Suppressed; s != nil {
+		out.Suppressed = &jsonSuppression{Kind: s.Kind, Reason: s.Reason, Position: positionJSON(s.Pos)}
+	}
+	return out
+}
+
+// positionJSON is nil (JSON null) for a zero position: a live catalog's
+// objects have no file.
+func positionJSON(p catalog.Pos) *jsonPosition {
+	if p.IsZero() {
+		return nil
+	}
+	return &jsonPosition{File: p.File, Line: p.Line, Col: p.Col}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,99 @@
+// Package report formats the result of a run (findings, input diagnostics and
+// a summary) for people and for machines, one file per format: text.go for
+// terminals and logs, json.go for one machine-readable document.
+//
+// It only formats: it writes to the io.Writer it is given, never to the
+// terminal directly, never exits, and does not decide exit statuses. It does
+// not import sqlparse; the commands convert parser diagnostics into
+// Diagnostic values, so report stays below both sources of a catalog.
+package report
+
+import (
+	"time"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// ToolName is the name reports give for the tool that wrote them.
+const ToolName = "idemcheck"
+
+// Document is everything one run has to say: what was read, what was found,
+// what could not be read, and the counts.
+type Document struct {
+	Tool    string
+	Version string
+	Inputs  []Input
+	// Findings are in the order they are printed (audit.SortFindings).
+	Findings []audit.Finding
+	// Diagnostics are the input's notes and errors, in input order.
+	Diagnostics []Diagnostic
+	Summary     Summary
+}
+
+// Input is one tree (directory, file or stdin) that was read.
+type Input struct {
+	Path   string
+	Layout string
+	Files  []string
+	// Skipped counts down, undo and rollback files that were not used.
+	Skipped    int
+	Statements int
+}
+
+// Level is how bad a diagnostic is.
+type Level string
+
+const (
+	LevelNote  Level = "note"
+	LevelError Level = "error"
+)
+
+// Diagnostic is a note or error about the input itself (a statement the
+// parser rejects, a reference to a missing object, a skipped meta-command).
+type Diagnostic struct {
+	Level    Level
+	Pos      catalog.Pos
+	SQLState string
+	Message  string
+}
+
+// Summary holds the counts printed at the end.
+type Summary struct {
+	Files      int
+	Statements int
+	Elapsed    time.Duration
+}
+
+// Counts are the tallies a report derives from a document: findings per
+// severity (suppressed ones apart), and diagnostics per level.
+type Counts struct {
+	Errors, Warnings, Infos int
+	Suppressed              int
+	InputErrors, Notes      int
+}
+
+// Count tallies doc's findings and diagnostics.
+func Count(doc *Document) Counts {
+	var c Counts
+	for _, f := range doc.Findings {
+		switch {
+		case f.Suppressed != nil:
+			c.Suppressed++
+		case f.Severity == audit.Error:
+			c.Errors++
+		case f.Severity == audit.Warning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+	}
+	for _, d := range doc.Diagnostics {
+		if d.Level == LevelError {
+			c.InputErrors++
+		} else {
+			c.Notes++
+		}
+	}
+	return c
+}

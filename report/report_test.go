@@ -1,0 +1,271 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// sampleDocument is a hand-made run with one of everything the formats
+// print: findings of each severity, related positions, notes, several fixes,
+// a suppressed finding, a parse error and a note diagnostic.
+func sampleDocument() *Document {
+	file := "db/migrations/0042_events.up.sql"
+	return &Document{
+		Tool:    ToolName,
+		Version: "v0.1.0-test",
+		Inputs: []Input{{
+			Path: "db/migrations", Layout: "golang-migrate",
+			Files:   []string{"db/migrations/0001_init.up.sql", file},
+			Skipped: 2, Statements: 1840,
+		}},
+		Findings: []audit.Finding{
+			{
+				Rule: "nullable-key", Severity: audit.Error,
+				Object:  "public.events.index_unique_transaction_id",
+				Columns: []string{"external_subscription_id"},
+				Message: "events.index_unique_transaction_id (organization_id, external_subscription_id, transaction_id): " +
+					"external_subscription_id may be NULL, so two events with the same organization_id and " +
+					"transaction_id and no external_subscription_id are both accepted",
+				Pos: catalog.Pos{File: file, Line: 12, Col: 1},
+				Related: []audit.Related{{
+					Pos:     catalog.Pos{File: "db/migrations/0057_events_nullable.up.sql", Line: 3, Col: 1},
+					Message: "external_subscription_id lost NOT NULL here",
+				}},
+				Notes: []string{"CHECK events_sub_not_null is NOT VALID: existing rows were never checked, so it proves nothing"},
+				Fixes: []audit.Fix{
+					{
+						Title: "make external_subscription_id NOT NULL",
+						SQL: "ALTER TABLE events ADD CONSTRAINT events_external_subscription_id_not_null\n" +
+							"  CHECK (external_subscription_id IS NOT NULL) NOT VALID;\n" +
+							"ALTER TABLE events VALIDATE CONSTRAINT events_external_subscription_id_not_null;\n" +
+							"ALTER TABLE events ALTER COLUMN external_subscription_id SET NOT NULL;\n" +
+							"ALTER TABLE events DROP CONSTRAINT events_external_subscription_id_not_null;",
+						Caveat: "fails while rows with a NULL external_subscription_id exist",
+					},
+					{
+						Title: "rebuild the index NULLS NOT DISTINCT (PostgreSQL 15+)",
+						SQL: "CREATE UNIQUE INDEX CONCURRENTLY index_unique_transaction_id_nnd ON events\n" +
+							"  (organization_id, external_subscription_id, transaction_id) NULLS NOT DISTINCT;\n" +
+							"DROP INDEX CONCURRENTLY index_unique_transaction_id;\n" +
+							"ALTER INDEX index_unique_transaction_id_nnd RENAME TO index_unique_transaction_id;",
+						Caveat: "NULL then equals NULL: right when NULL means \"no subscription\", wrong when it means " +
+							"\"not applicable to this row\"",
+						Precheck: "SELECT organization_id, transaction_id, count(*)\nFROM events\n" +
+							"WHERE external_subscription_id IS NULL\nGROUP BY organization_id, transaction_id\nHAVING count(*) > 1;",
+						NoTransaction: true,
+					},
+					{
+						Title:         "add a partial unique index for the rows without external_subscription_id",
+						SQL:           "CREATE UNIQUE INDEX CONCURRENTLY index_unique_transaction_id_null ON events (organization_id, transaction_id)\n  WHERE external_subscription_id IS NULL;",
+						NoTransaction: true,
+					},
+				},
+			},
+			{
+				Rule: "unique-dropped", Severity: audit.Warning,
+				Object:  "public.charges.charges_request_id_key",
+				Message: "charges_request_id_key is dropped and this migration creates no unique index over (request_id)",
+				Pos:     catalog.Pos{File: "db/migrations/0060_charges.up.sql", Line: 4, Col: 3},
+			},
+			{
+				Rule: "optional-unique", Severity: audit.Info,
+				Object:  "public.users.users_email_key",
+				Columns: []string{"email"},
+				Message: "users.users_email_key (email): email may be NULL; unique when present",
+				Pos:     catalog.Pos{File: "db/migrations/0061_users.up.sql", Line: 2, Col: 5},
+			},
+			{
+				Rule: "nullable-key", Severity: audit.Warning,
+				Object:     "public.tags.tags_owner_name",
+				Message:    "tags.tags_owner_name (owner_id, name): owner_id may be NULL",
+				Pos:        catalog.Pos{File: "db/migrations/0062_tags.up.sql", Line: 8, Col: 1},
+				Suppressed: &audit.Suppression{Kind: "inline", Reason: "global tags have no owner", Pos: catalog.Pos{File: "db/migrations/0062_tags.up.sql", Line: 7, Col: 1}},
+			},
+		},
+		Diagnostics: []Diagnostic{
+			{Level: LevelError, Pos: catalog.Pos{File: "db/migrations/0070_broken.up.sql", Line: 3, Col: 14}, SQLState: "42601", Message: `syntax error at or near "TABEL"`},
+			{Level: LevelNote, Pos: catalog.Pos{File: "db/migrations/0071_seed.up.sql", Line: 1, Col: 1}, Message: `skipped psql meta-command \connect`},
+			{Level: LevelNote, Pos: catalog.Pos{File: "db/migrations/0072_alter.up.sql", Line: 2, Col: 1}, SQLState: "42P01", Message: `relation "ghosts" does not exist`},
+		},
+		Summary: Summary{Files: 212, Statements: 1840, Elapsed: 210 * time.Millisecond},
+	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test ./report -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		opts TextOptions
+	}{
+		{"text.golden", TextOptions{}},
+		{"text_verbose.golden", TextOptions{Verbose: true}},
+		{"text_color.golden", TextOptions{Color: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var buf bytes.Buffer
+			if err := Text(&buf, sampleDocument(), c.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, buf.Bytes())
+		})
+	}
+}
+
+func TestJSONGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := JSON(&buf, sampleDocument()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.json.golden", buf.Bytes())
+}
+
+func TestTextWithoutColorHasNoEscapes(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sampleDocument(), TextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "\x1b[") {
+		t.Errorf("colour codes in uncoloured output:\n%q", buf.String())
+	}
+	buf.Reset()
+	if err := Text(&buf, sampleDocument(), TextOptions{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\x1b[31;1merror\x1b[") {
+		t.Errorf("coloured output has no red error:\n%q", buf.String())
+	}
+}
+
+func TestTextLinesFitWidth(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sampleDocument(), TextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(buf.String(), "\n") {
+		// SQL is printed as written and the summary is one line; only prose
+		// is wrapped.
+		if strings.HasPrefix(line, "    CREATE") || strings.HasPrefix(line, "    ALTER") || strings.Contains(line, " — ") {
+			continue
+		}
+		if n := len([]rune(line)); n > wrapWidth {
+			t.Errorf("line of %d characters (limit %d): %q", n, wrapWidth, line)
+		}
+	}
+}
+
+func TestTextHidesSuppressedAndNotes(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sampleDocument(), TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, absent := range []string{"tags_owner_name", "ghosts", "CREATE UNIQUE INDEX CONCURRENTLY index_unique_transaction_id_null"} {
+		if strings.Contains(out, absent) {
+			t.Errorf("output shows %q without -v:\n%s", absent, out)
+		}
+	}
+	for _, present := range []string{"0070_broken.up.sql:3:14: error: syntax error", "or: add a partial unique index"} {
+		if !strings.Contains(out, present) {
+			t.Errorf("output lacks %q:\n%s", present, out)
+		}
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	doc := &Document{Summary: Summary{Files: 212, Statements: 1840, Elapsed: 210 * time.Millisecond}}
+	add := func(n int, s audit.Severity) {
+		for range n {
+			doc.Findings = append(doc.Findings, audit.Finding{Severity: s})
+		}
+	}
+	add(3, audit.Error)
+	add(1, audit.Warning)
+	add(4, audit.Info)
+	want := "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s"
+	if got := SummaryLine(doc, false); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	one := &Document{Summary: Summary{Files: 1, Statements: 1, Elapsed: 5 * time.Millisecond},
+		Diagnostics: []Diagnostic{{Level: LevelNote}, {Level: LevelNote}, {Level: LevelError}}}
+	want = "0 errors, 0 warnings, 0 info in 1 file (1 statement), 1 input error, 2 notes (-v to show) — 0.01 s"
+	if got := SummaryLine(one, false); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1840: "1,840", 1234567: "1,234,567", -1500: "-1,500"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	var buf bytes.Buffer
+	if err := JSON(&buf, &Document{Tool: ToolName, Version: "devel"}); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, buf.Bytes())
+	}
+	for _, key := range []string{"inputs", "findings", "notes", "errors"} {
+		if _, ok := got[key].([]any); !ok {
+			t.Errorf("%s is %v, want an empty list", key, got[key])
+		}
+	}
+}
+
+func TestTextLiveFindingNamesObject(t *testing.T) {
+	doc := &Document{Findings: []audit.Finding{{
+		Rule: "invalid-unique-index", Severity: audit.Error, Object: "billing.charges.charges_request_id",
+		Message: "charges_request_id is not valid: a concurrent build failed",
+	}}}
+	var buf bytes.Buffer
+	if err := Text(&buf, doc, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "billing.charges.charges_request_id: error invalid-unique-index\n  charges_request_id is not valid: a concurrent build failed\n\n"
+	if !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("got\n%q\nwant prefix\n%q", buf.String(), want)
+	}
+	buf.Reset()
+	if err := JSON(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"position": null`) {
+		t.Errorf("a live finding's position should be null:\n%s", buf.String())
+	}
+}

@@ -1,0 +1,280 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// TextOptions choose how the text report looks.
+type TextOptions struct {
+	// Color turns on ANSI colours for severities, rule ids and positions.
+	Color bool
+	// Verbose shows note diagnostics and every fix in full, not only the
+	// first.
+	Verbose bool
+}
+
+// wrapWidth is where message text is wrapped, indentation included.
+const wrapWidth = 100
+
+// palette holds one color.Color per kind of text. Each value has colour
+// switched on or off explicitly, so that two reports written at once (tests
+// in parallel) never share color's global NoColor switch.
+type palette struct {
+	err, warning, info, note, rule, pos *color.Color
+}
+
+func newPalette(enabled bool) palette {
+	p := palette{
+		err:     color.New(color.FgRed, color.Bold),
+		warning: color.New(color.FgYellow, color.Bold),
+		info:    color.New(color.FgCyan),
+		note:    color.New(color.FgBlue),
+		rule:    color.New(color.Bold),
+		pos:     color.New(color.Bold),
+	}
+	for _, c := range []*color.Color{p.err, p.warning, p.info, p.note, p.rule, p.pos} {
+		if enabled {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+	}
+	return p
+}
+
+func (p palette) severity(s audit.Severity) string {
+	switch s {
+	case audit.Error:
+		return p.err.Sprint(s)
+	case audit.Warning:
+		return p.warning.Sprint(s)
+	}
+	return p.info.Sprint(s)
+}
+
+// textWriter keeps the first write error so the formatting code can stay
+// straight-line; Text returns that error at the end.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+// Text writes doc in the format of CLI.md: one block per finding that starts
+// with file:line:col so editors and CI can jump to it, then input errors
+// (and notes with Verbose), then the summary line.
+func Text(w io.Writer, doc *Document, opts TextOptions) error {
+	t := &textWriter{w: w}
+	p := newPalette(opts.Color)
+	for _, f := range doc.Findings {
+		if f.Suppressed != nil {
+			continue
+		}
+		writeFinding(t, p, f, opts)
+		t.printf("\n")
+	}
+	shown := 0
+	for _, d := range doc.Diagnostics {
+		if d.Level == LevelNote && !opts.Verbose {
+			continue
+		}
+		writeDiagnostic(t, p, d)
+		shown++
+	}
+	if shown > 0 {
+		t.printf("\n")
+	}
+	t.printf("%s\n", SummaryLine(doc, opts.Verbose))
+	return t.err
+}
+
+// location is the prefix of a finding's first line: its position, or the
+// object's name when the catalog came from a live server and has no files.
+func location(pos catalog.Pos, object string) string {
+	if pos.IsZero() {
+		return object
+	}
+	return pos.String()
+}
+
+func writeFinding(t *textWriter, p palette, f audit.Finding, opts TextOptions) {
+	t.printf("%s: %s %s\n", p.pos.Sprint(location(f.Pos, f.Object)), p.severity(f.Severity), p.rule.Sprint(f.Rule))
+	writeWrapped(t, "  ", "  ", f.Message)
+	for _, r := range f.Related {
+		writeWrapped(t, "  "+p.pos.Sprint(r.Pos.String())+": ", "    ", r.Message)
+	}
+	for _, n := range f.Notes {
+		writeWrapped(t, "  "+p.note.Sprint("note")+": ", "    ", n)
+	}
+	for i, fix := range f.Fixes {
+		label := "fix"
+		if i > 0 {
+			label = "or"
+		}
+		title := fix.Title
+		if fix.NoTransaction {
+			title += " (run outside a transaction)"
+		}
+		writeWrapped(t, "  "+label+": ", "    ", title)
+		if i == 0 || opts.Verbose {
+			writeFixBody(t, fix)
+		}
+	}
+}
+
+func writeFixBody(t *textWriter, fix audit.Fix) {
+	writeIndented(t, "    ", fix.SQL)
+	if fix.Caveat != "" {
+		writeWrapped(t, "    caveat: ", "      ", fix.Caveat)
+	}
+	if fix.Precheck != "" {
+		t.printf("    rows that already collide (the fix fails while any exist):\n")
+		writeIndented(t, "      ", fix.Precheck)
+	}
+}
+
+func writeDiagnostic(t *textWriter, p palette, d Diagnostic) {
+	level := p.err.Sprint(string(d.Level))
+	if d.Level == LevelNote {
+		level = p.note.Sprint(string(d.Level))
+	}
+	msg := d.Message
+	if d.SQLState != "" {
+		msg += " (SQLSTATE " + d.SQLState + ")"
+	}
+	if d.Pos.IsZero() {
+		t.printf("%s: %s\n", level, msg)
+		return
+	}
+	t.printf("%s: %s: %s\n", p.pos.Sprint(d.Pos.String()), level, msg)
+}
+
+// writeIndented writes text line by line, each line behind indent, as it is:
+// SQL keeps its own line breaks and alignment.
+func writeIndented(t *textWriter, indent, text string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			t.printf("\n")
+			continue
+		}
+		t.printf("%s%s\n", indent, line)
+	}
+}
+
+// writeWrapped writes prose wrapped at wrapWidth: the first line behind
+// first, the following ones behind rest. The widths count visible characters,
+// so colour codes in first do not shorten the line.
+func writeWrapped(t *textWriter, first, rest, text string) {
+	for _, line := range wrap(text, visibleLen(first), len(rest)) {
+		t.printf("%s\n", strings.TrimRight(first+line, " "))
+		first = rest
+	}
+}
+
+// wrap splits text into lines of at most wrapWidth characters once an indent
+// of firstIndent (first line) or restIndent (others) is added. Existing line
+// breaks are kept; a word longer than a line stays whole.
+func wrap(text string, firstIndent, restIndent int) []string {
+	var lines []string
+	indent := firstIndent
+	for _, para := range strings.Split(text, "\n") {
+		var line strings.Builder
+		for _, word := range strings.Fields(para) {
+			if line.Len() > 0 && indent+len([]rune(line.String()))+1+len([]rune(word)) > wrapWidth {
+				lines = append(lines, line.String())
+				line.Reset()
+				indent = restIndent
+			}
+			if line.Len() > 0 {
+				line.WriteByte(' ')
+			}
+			line.WriteString(word)
+		}
+		lines = append(lines, line.String())
+		indent = restIndent
+	}
+	return lines
+}
+
+// visibleLen is the length of s without ANSI escape sequences.
+func visibleLen(s string) int {
+	n, inEscape := 0, false
+	for _, r := range s {
+		switch {
+		case r == '\x1b':
+			inEscape = true
+		case inEscape:
+			if r == 'm' {
+				inEscape = false
+			}
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// SummaryLine is the last line of the text report:
+// "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s",
+// with input errors, notes and suppressed findings added when there are any.
+func SummaryLine(doc *Document, verbose bool) string {
+	c := Count(doc)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %s, %s in %s (%s)",
+		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"),
+		plural(c.Infos, "info", "info"),
+		plural(doc.Summary.Files, "file", "files"), plural(doc.Summary.Statements, "statement", "statements"))
+	if c.InputErrors > 0 {
+		fmt.Fprintf(&b, ", %s", plural(c.InputErrors, "input error", "input errors"))
+	}
+	if c.Notes > 0 {
+		b.WriteString(", " + plural(c.Notes, "note", "notes"))
+		if !verbose {
+			b.WriteString(" (-v to show)")
+		}
+	}
+	if c.Suppressed > 0 {
+		fmt.Fprintf(&b, ", %d suppressed", c.Suppressed)
+	}
+	fmt.Fprintf(&b, " — %.2f s", doc.Summary.Elapsed.Seconds())
+	return b.String()
+}
+
+// plural writes n with thousands separators and the right noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// thousands formats n with a comma every three digits: 1840 -> "1,840".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, ch := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
