@@ -2,4 +2,6 @@ package audit
 
 // Rules is the registry of every rule, in the order `idemcheck rules` lists
 // them.
-var Rules = []*Rule{}
+var Rules = []*Rule{
+	InvalidUniqueIndex,
+}
