@@ -83,3 +83,14 @@ func withDatabase(t testing.TB, dsn, db string) string {
 	}
 	return dsn + " dbname=" + db
 }
+
+// connectTo opens a plain connection for test setup, closed at the end.
+func connectTo(t testing.TB, dsn string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
