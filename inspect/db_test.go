@@ -94,3 +94,27 @@ func connectTo(t testing.TB, dsn string) *pgx.Conn {
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
 }
+
+// withUser returns dsn connecting as another role.
+func withUser(t testing.TB, dsn, user string) string {
+	t.Helper()
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.User = url.User(user)
+		return u.String()
+	}
+	return dsn + " user=" + user
+}
+
+// databaseOf is the database name a test DSN points at.
+func databaseOf(t testing.TB, dsn string) string {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Database
+}

@@ -29,5 +29,14 @@ func scanSchemas(rows pgx.Rows, b *builder) error {
 const searchPathQuery = `SELECT pg_catalog.current_schemas(false)::text[]`
 
 func scanSearchPath(rows pgx.Rows, b *builder) error {
-	return rows.Scan(&b.cat.SearchPath)
+	if err := rows.Scan(&b.cat.SearchPath); err != nil {
+		return err
+	}
+	// current_schemas leaves out schemas the role may not use, which for a
+	// role that can only connect is all of them; names then resolve the
+	// way a fresh database's default search path would.
+	if len(b.cat.SearchPath) == 0 {
+		b.cat.SearchPath = []string{"public"}
+	}
+	return nil
 }
