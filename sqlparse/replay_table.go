@@ -1,0 +1,449 @@
+package sqlparse
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// LIKE option bits as PostgreSQL's TableLikeOption stores them in
+// TableLikeClause.Options (the C bit values, not the protobuf enum).
+const (
+	likeConstraints = 1 << 2
+	likeGenerated   = 1 << 4
+	likeIdentity    = 1 << 5
+	likeIndexes     = 1 << 6
+)
+
+// pendingConstraint is a UNIQUE, PRIMARY KEY or CHECK clause seen while
+// reading a CREATE TABLE, created once every column is known.
+type pendingConstraint struct {
+	c      *pg.Constraint
+	column string // set for a column constraint
+}
+
+func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
+	rv := cs.Relation
+	schema := rv.Schemaname
+	if schema == "" {
+		schema = defaultSchema
+	}
+	s := r.creationSchema(schema)
+	if s == nil {
+		return
+	}
+	name := rv.Relname
+	if s.RelationExists(name) {
+		if !cs.IfNotExists {
+			r.note("42P07", "relation %q already exists", name)
+		}
+		return
+	}
+	t := &catalog.Table{Schema: s.Name, Name: name, Pos: r.pos}
+	if cs.Partspec != nil {
+		t.Kind = catalog.Partitioned
+	}
+	parents, ok := r.parents(cs.InhRelations)
+	if !ok {
+		return
+	}
+	for _, p := range parents {
+		if cs.Partbound != nil {
+			t.PartitionOf = p.QualifiedName()
+		} else {
+			t.Inherits = append(t.Inherits, p.QualifiedName())
+		}
+		inheritColumns(t, p)
+	}
+	var pending []pendingConstraint
+	var likes []*pg.TableLikeClause
+	for _, elt := range cs.TableElts {
+		switch e := elt.GetNode().(type) {
+		case *pg.Node_ColumnDef:
+			pending = append(pending, r.columnDef(t, e.ColumnDef)...)
+		case *pg.Node_Constraint:
+			pending = append(pending, pendingConstraint{c: e.Constraint})
+		case *pg.Node_TableLikeClause:
+			if src := r.likeColumns(t, e.TableLikeClause); src != nil {
+				likes = append(likes, e.TableLikeClause)
+			}
+		}
+	}
+	for _, c := range cs.Constraints {
+		pending = append(pending, pendingConstraint{c: c.GetConstraint()})
+	}
+	s.Tables[name] = t
+	r.record(catalog.ChangeCreateTable, t, name, "", nil)
+	// PostgreSQL creates CHECKs with the table, then clones the parent's
+	// indexes onto a partition, then builds the table's own indexes; names
+	// are generated in that order, so clashes resolve the same way.
+	for _, p := range pending {
+		if p.c != nil && p.c.Contype == pg.ConstrType_CONSTR_CHECK {
+			r.addCheck(t, p.c, true)
+		}
+	}
+	for _, p := range parents {
+		if cs.Partbound != nil {
+			r.cloneParentIndexes(t, p)
+		}
+	}
+	for _, p := range pending {
+		if p.c != nil && (p.c.Contype == pg.ConstrType_CONSTR_UNIQUE || p.c.Contype == pg.ConstrType_CONSTR_PRIMARY) {
+			r.addIndexConstraint(t, p.c, p.column, false)
+		}
+	}
+	for _, l := range likes {
+		r.likeIndexes(t, l)
+	}
+}
+
+// parents resolves INHERITS / PARTITION OF parents; a missing one fails the
+// statement as it would on the server.
+func (r *Replayer) parents(nodes []*pg.Node) ([]*catalog.Table, bool) {
+	var out []*catalog.Table
+	for _, n := range nodes {
+		p := r.table(n.GetRangeVar(), false)
+		if p == nil {
+			return nil, false
+		}
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// inheritColumns copies the parent's columns (with NOT NULL) and CHECK
+// constraints, keeping their names, as inheritance and partitions do.
+func inheritColumns(t, parent *catalog.Table) {
+	for _, c := range parent.Columns {
+		if existing := t.Column(c.Name); existing != nil {
+			existing.NotNull = existing.NotNull || c.NotNull
+			continue
+		}
+		cp := *c
+		cp.NullableSince = catalog.Pos{}
+		t.Columns = append(t.Columns, &cp)
+	}
+	for _, ck := range parent.Checks {
+		if t.Check(ck.Name) == nil {
+			cp := *ck
+			t.Checks = append(t.Checks, &cp)
+		}
+	}
+}
+
+// columnDef adds a column (or merges it into an inherited one) and returns
+// its UNIQUE, PRIMARY KEY and CHECK clauses for later.
+func (r *Replayer) columnDef(t *catalog.Table, cd *pg.ColumnDef) []pendingConstraint {
+	col := t.Column(cd.Colname)
+	if col == nil {
+		col = &catalog.Column{Name: cd.Colname, Pos: r.at(cd.Location)}
+		t.Columns = append(t.Columns, col)
+	}
+	if cd.TypeName != nil {
+		r.setColumnType(col, cd.TypeName)
+	}
+	col.NotNull = col.NotNull || cd.IsNotNull
+	return r.columnConstraints(col, cd.Constraints)
+}
+
+// columnConstraints applies the NOT NULL, identity and generated clauses of
+// a column and hands back its index and CHECK clauses. DEFERRABLE and
+// INITIALLY DEFERRED arrive as separate nodes after the clause they modify.
+func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) []pendingConstraint {
+	var out []pendingConstraint
+	for _, n := range nodes {
+		c := n.GetConstraint()
+		if c == nil {
+			continue
+		}
+		switch c.Contype {
+		case pg.ConstrType_CONSTR_NOTNULL:
+			col.NotNull = true
+		case pg.ConstrType_CONSTR_IDENTITY:
+			col.Identity, col.NotNull = true, true
+		case pg.ConstrType_CONSTR_GENERATED:
+			col.Generated = true
+		case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_CHECK:
+			cp := proto.Clone(c).(*pg.Constraint)
+			out = append(out, pendingConstraint{c: cp, column: col.Name})
+		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_DEFERRED:
+			if len(out) > 0 {
+				last := out[len(out)-1].c
+				last.Deferrable = true
+				last.Initdeferred = last.Initdeferred || c.Contype == pg.ConstrType_CONSTR_ATTR_DEFERRED
+			}
+		}
+	}
+	return out
+}
+
+// serialTypes map the serial pseudo-types to the column type they create;
+// each implies NOT NULL.
+var serialTypes = map[string]string{
+	"serial": "integer", "serial4": "integer", "bigserial": "bigint", "serial8": "bigint",
+	"smallserial": "smallint", "serial2": "smallint",
+}
+
+// sqlTypeNames turn the parser's internal type names into the names the
+// server's format_type prints, so replayed and live columns read alike.
+var sqlTypeNames = map[string]string{
+	"int2": "smallint", "int4": "integer", "int8": "bigint", "bool": "boolean",
+	"varchar": "character varying", "bpchar": "character", "float4": "real",
+	"float8": "double precision", "timestamptz": "timestamp with time zone",
+	"timestamp": "timestamp without time zone", "timetz": "time with time zone",
+	"time": "time without time zone", "varbit": "bit varying",
+}
+
+// setColumnType records the column's type, and what the type implies about
+// NULL: serials are NOT NULL, a NOT NULL domain forbids NULL too.
+func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) {
+	parts := nameList(tn.Names)
+	schema, name := splitQualified(parts)
+	if schema == "pg_catalog" {
+		schema = ""
+	}
+	if len(parts) == 1 {
+		if base, ok := serialTypes[name]; ok {
+			col.Type, col.NotNull = base, true
+			return
+		}
+	}
+	col.Type = formatType(schema, name, tn)
+	col.DomainNotNull = false
+	if d := r.cat.ResolveDomain(schema, name); d != nil {
+		col.DomainNotNull = d.NotNull
+	}
+}
+
+func formatType(schema, name string, tn *pg.TypeName) string {
+	if n, ok := sqlTypeNames[name]; ok && schema == "" {
+		name = n
+	}
+	var mods []string
+	for _, m := range tn.Typmods {
+		if c := m.GetAConst(); c != nil {
+			if iv, ok := c.Val.(*pg.A_Const_Ival); ok {
+				mods = append(mods, strconv.Itoa(int(iv.Ival.GetIval())))
+			}
+		}
+	}
+	if len(mods) > 0 {
+		name += "(" + strings.Join(mods, ",") + ")"
+	}
+	if schema != "" {
+		name = schema + "." + name
+	}
+	if len(tn.ArrayBounds) > 0 {
+		name += "[]"
+	}
+	return name
+}
+
+// likeColumns copies the columns of LIKE's source; NOT NULL always comes
+// along. It returns the source table, or nil when it is missing.
+func (r *Replayer) likeColumns(t *catalog.Table, l *pg.TableLikeClause) *catalog.Table {
+	src := r.table(l.Relation, false)
+	if src == nil {
+		return nil
+	}
+	for _, c := range src.Columns {
+		if t.Column(c.Name) == nil {
+			cp := *c
+			cp.NullableSince, cp.Pos = catalog.Pos{}, r.pos
+			cp.Identity = c.Identity && l.Options&likeIdentity != 0
+			cp.Generated = c.Generated && l.Options&likeGenerated != 0
+			t.Columns = append(t.Columns, &cp)
+		}
+	}
+	if l.Options&likeConstraints != 0 {
+		for _, ck := range src.Checks {
+			if t.Check(ck.Name) == nil {
+				cp := *ck
+				t.Checks = append(t.Checks, &cp)
+			}
+		}
+	}
+	return src
+}
+
+// likeIndexes copies the source's indexes for INCLUDING INDEXES (or ALL),
+// each with a name generated for the new table.
+func (r *Replayer) likeIndexes(t *catalog.Table, l *pg.TableLikeClause) {
+	if l.Options&likeIndexes == 0 {
+		return
+	}
+	src := r.cat.ResolveTable(l.Relation.Schemaname, l.Relation.Relname)
+	if src == nil {
+		return
+	}
+	for _, ix := range src.Indexes {
+		cp := r.cloneIndex(t, ix)
+		cp.ParentIndex = ""
+		r.addIndex(t, cp)
+	}
+}
+
+// cloneIndex copies ix for table t under the name PostgreSQL would generate.
+func (r *Replayer) cloneIndex(t *catalog.Table, ix *catalog.Index) *catalog.Index {
+	cp := copyIndex(ix)
+	isConstraint := ix.Constraint != ""
+	cp.Name = chooseIndexName(r.schemaOf(t), t.Name, indexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
+	if isConstraint {
+		cp.Constraint = cp.Name
+	}
+	cp.Pos, cp.RenamedAt, cp.Valid, cp.Ready = r.pos, catalog.Pos{}, true, true
+	return cp
+}
+
+// cloneParentIndexes gives a new partition a copy of each index of its
+// parent, pointing back at the parent's index.
+func (r *Replayer) cloneParentIndexes(t, parent *catalog.Table) {
+	for _, ix := range parent.Indexes {
+		cp := r.cloneIndex(t, ix)
+		cp.ParentIndex = parent.Schema + "." + ix.Name
+		if ix.Primary {
+			setNotNull(t, keyColumns(ix))
+		}
+		r.addIndex(t, cp)
+	}
+}
+
+// createTableAs handles CREATE TABLE AS and SELECT INTO.
+func (r *Replayer) createTableAs(cs *pg.CreateTableAsStmt) {
+	if cs.Objtype != pg.ObjectType_OBJECT_TABLE || cs.Into == nil {
+		return
+	}
+	sel := cs.Query.GetSelectStmt()
+	r.createTableFromSelect(cs.Into, sel, cs.IfNotExists)
+}
+
+// createTableFromSelect makes a table whose columns are named after the
+// select list; their types and nullability are unknown, so they are
+// nullable.
+func (r *Replayer) createTableFromSelect(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) {
+	s := r.creationSchema(into.Rel.Schemaname)
+	if s == nil {
+		return
+	}
+	name := into.Rel.Relname
+	if s.RelationExists(name) {
+		if !ifNotExists {
+			r.note("42P07", "relation %q already exists", name)
+		}
+		return
+	}
+	t := &catalog.Table{Schema: s.Name, Name: name, Pos: r.pos}
+	names := nameList(into.ColNames)
+	for i, target := range selectTargets(sel) {
+		rt := target.GetResTarget()
+		colName := rt.GetName()
+		if i < len(names) {
+			colName = names[i]
+		} else if colName == "" {
+			colName = selectColumnName(rt.GetVal())
+		}
+		t.Columns = append(t.Columns, &catalog.Column{Name: colName, Pos: r.at(rt.GetLocation())})
+	}
+	s.Tables[name] = t
+	r.record(catalog.ChangeCreateTable, t, name, "", nil)
+}
+
+// selectTargets is the target list of the leftmost SELECT of a set operation.
+func selectTargets(sel *pg.SelectStmt) []*pg.Node {
+	for sel != nil && sel.Larg != nil {
+		sel = sel.Larg
+	}
+	if sel == nil {
+		return nil
+	}
+	return sel.TargetList
+}
+
+// selectColumnName is the name PostgreSQL gives an unnamed select-list
+// entry (FigureColname, in its common cases).
+func selectColumnName(n *pg.Node) string {
+	switch {
+	case n.GetColumnRef() != nil:
+		if e, ok := convertColumnRef(n).(*catalog.ColumnRef); ok {
+			return e.Name
+		}
+	case n.GetFuncCall() != nil:
+		return strings.ToLower(operatorName(n.GetFuncCall().Funcname))
+	case n.GetTypeCast() != nil:
+		if name := selectColumnName(n.GetTypeCast().Arg); name != "?column?" {
+			return name
+		}
+		return operatorName(n.GetTypeCast().TypeName.GetNames())
+	case n.GetCoalesceExpr() != nil:
+		return "coalesce"
+	}
+	return "?column?"
+}
+
+// --- domains ---
+
+func (r *Replayer) createDomain(cd *pg.CreateDomainStmt) {
+	schema, name := splitQualified(nameList(cd.Domainname))
+	s := r.creationSchema(schema)
+	if s == nil {
+		return
+	}
+	if s.Domains[name] != nil {
+		r.note("42710", "type %q already exists", name)
+		return
+	}
+	d := &catalog.Domain{Schema: s.Name, Name: name, Pos: r.pos}
+	if cd.TypeName != nil {
+		ts, tn := splitQualified(nameList(cd.TypeName.Names))
+		if ts == "pg_catalog" {
+			ts = ""
+		}
+		d.Type = formatType(ts, tn, cd.TypeName)
+	}
+	for _, n := range cd.Constraints {
+		if n.GetConstraint().GetContype() == pg.ConstrType_CONSTR_NOTNULL {
+			d.NotNull = true
+		}
+	}
+	s.Domains[name] = d
+}
+
+// alterDomain follows ALTER DOMAIN ... SET / DROP NOT NULL onto the columns
+// of that type.
+func (r *Replayer) alterDomain(ad *pg.AlterDomainStmt) {
+	schema, name := splitQualified(nameList(ad.TypeName))
+	d := r.cat.ResolveDomain(schema, name)
+	if d == nil {
+		r.note("42704", "type %q does not exist", displayName(schema, name))
+		return
+	}
+	switch ad.Subtype {
+	case "N":
+		d.NotNull = false
+	case "O":
+		d.NotNull = true
+	default:
+		return
+	}
+	for _, t := range r.cat.Tables() {
+		for _, c := range t.Columns {
+			if c.Type == d.Name || c.Type == d.Schema+"."+d.Name {
+				if r.domainOf(c) == d {
+					c.DomainNotNull = d.NotNull
+				}
+			}
+		}
+	}
+}
+
+func (r *Replayer) domainOf(c *catalog.Column) *catalog.Domain {
+	schema, name := "", c.Type
+	if i := strings.LastIndexByte(c.Type, '.'); i >= 0 {
+		schema, name = c.Type[:i], c.Type[i+1:]
+	}
+	return r.cat.ResolveDomain(schema, name)
+}
