@@ -2,19 +2,16 @@ package inspect
 
 import (
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
-// parseExpr turns expression text as the server prints it into catalog.Expr.
-// It is sqlparse.ParseExpr once that is merged; until then every
-// expression is Unknown, which the reasoner treats as proving nothing.
-var parseExpr = func(text string) (catalog.Expr, error) {
-	return &catalog.Unknown{Text: text}, nil
-}
-
-// exprFromServer parses text, keeping it as Unknown when it does not parse:
-// a live catalog must never fail to load because of one odd expression.
+// exprFromServer turns expression text as the server prints it (pg_get_expr,
+// pg_get_indexdef) into catalog.Expr through the same conversion replay
+// uses, so the rules see one form from both sources. Text that does not
+// parse stays Unknown, which proves nothing: a live catalog must never fail
+// to load because of one odd expression.
 func exprFromServer(text string) catalog.Expr {
-	e, err := parseExpr(text)
+	e, err := sqlparse.ParseExpr(text)
 	if err != nil || e == nil {
 		return &catalog.Unknown{Text: text}
 	}
