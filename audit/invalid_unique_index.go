@@ -53,7 +53,7 @@ func runInvalidUniqueIndex(p *Pass) {
 }
 
 func invalidIndexMessage(t *catalog.Table, ix *catalog.Index) string {
-	head := fmt.Sprintf("%s.%s (%s): ", t.DisplayName(), catalog.QuoteIdent(ix.Name), strings.Join(ix.PartNames(), ", "))
+	head := indexHeader(t, ix) + ": "
 	switch {
 	case !ix.Ready:
 		return head + "the index is not ready: its build or removal stopped early, so it " +
@@ -69,7 +69,7 @@ func invalidIndexMessage(t *catalog.Table, ix *catalog.Index) string {
 // invalidIndexFixes rebuilds the index after the duplicates are gone, or
 // drops it. A partitioned parent is fixed by attaching partition indexes.
 func invalidIndexFixes(t *catalog.Table, ix *catalog.Index) []Fix {
-	name := qualifiedIndex(t, ix)
+	name := qualifiedIndex(t, ix.Name)
 	if t.Kind == catalog.Partitioned {
 		return []Fix{{
 			Title:  "attach each partition's matching unique index",
@@ -77,7 +77,7 @@ func invalidIndexFixes(t *catalog.Table, ix *catalog.Index) []Fix {
 			Caveat: "every partition needs a matching unique index first; the parent becomes valid when the last one is attached",
 		}}
 	}
-	precheck := collisionQuery(t, ix)
+	precheck := duplicateRowsQuery(t, ix)
 	return []Fix{
 		{
 			Title:         "rebuild the index once no rows collide",
@@ -95,13 +95,9 @@ func invalidIndexFixes(t *catalog.Table, ix *catalog.Index) []Fix {
 	}
 }
 
-func qualifiedIndex(t *catalog.Table, ix *catalog.Index) string {
-	return catalog.QuoteIdent(t.Schema) + "." + catalog.QuoteIdent(ix.Name)
-}
-
-// collisionQuery lists the groups of rows that share every key part among
+// duplicateRowsQuery lists the groups of rows that share every key part among
 // the rows the index covers: what makes the build fail.
-func collisionQuery(t *catalog.Table, ix *catalog.Index) string {
+func duplicateRowsQuery(t *catalog.Table, ix *catalog.Index) string {
 	parts := make([]string, len(ix.Parts))
 	for i, part := range ix.Parts {
 		parts[i] = part.String()

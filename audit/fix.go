@@ -1,0 +1,387 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// maxIdent is PostgreSQL's NAMEDATALEN - 1: longer names are truncated by the
+// server, which would make a generated DROP or RENAME miss its object.
+const maxIdent = 63
+
+// defaultPGVersion is used when Options.PGVersion is unset.
+const defaultPGVersion = 16
+
+// holeFixes returns the fixes for a hole, most preferable first (RULES.md
+// "Fixes"). A hole on one arm of an exclusive arc gets only the index for the
+// other arm: NOT NULL and NULLS NOT DISTINCT would both break such a table.
+func holeFixes(cat *catalog.Catalog, h *hole, opts Options) []Fix {
+	version := opts.PGVersion
+	if version == 0 {
+		version = defaultPGVersion
+	}
+	names := newNamer(cat, h.Table)
+	arc := false
+	for _, p := range h.Parts {
+		if len(ArcPartners(h.Table, p)) > 0 {
+			arc = true
+		}
+	}
+	if arc {
+		return []Fix{arcFix(h, names)}
+	}
+	var fixes []Fix
+	if allColumns(h.Parts) {
+		fixes = append(fixes, notNullFix(h, names))
+	}
+	if version >= 15 {
+		fixes = append(fixes, nndFix(h, names))
+	}
+	fixes = append(fixes, splitFix(h, names))
+	return fixes
+}
+
+func allColumns(parts []catalog.IndexPart) bool {
+	for _, p := range parts {
+		if p.Column == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// notNullFix is the lock-friendly NOT NULL sequence: a NOT VALID CHECK takes
+// a brief lock, VALIDATE scans without blocking writes, and SET NOT NULL then
+// skips its own scan because the validated CHECK already proves it.
+func notNullFix(h *hole, names *namer) Fix {
+	t := h.Table
+	table := t.DisplayName()
+	var sql []string
+	var cols []string
+	for _, p := range h.Parts {
+		ck := catalog.QuoteIdent(names.constraint(t.Name+"_"+p.Column, "not_null_tmp"))
+		col := catalog.QuoteIdent(p.Column)
+		cols = append(cols, col+" IS NULL")
+		sql = append(sql,
+			fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s IS NOT NULL) NOT VALID;", table, ck, col),
+			fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s;", table, ck),
+			fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET NOT NULL;", table, col),
+			fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s;", table, ck))
+	}
+	return Fix{
+		Title: "make " + englishList(partList(h.Parts), "and") + " NOT NULL",
+		SQL:   strings.Join(sql, "\n"),
+		Caveat: "Right when a row without " + englishList(partList(h.Parts), "or") +
+			" should not exist. VALIDATE fails while any row holds NULL (the precheck counts them): backfill " +
+			"them first, with values that do not collide, and make sure the application always sets the column.",
+		Precheck: fmt.Sprintf("SELECT count(*) AS null_rows FROM %s WHERE %s;", table, strings.Join(cols, " OR ")),
+	}
+}
+
+// nndFix rebuilds the index NULLS NOT DISTINCT (PostgreSQL 15+) without
+// blocking writes; an index backing a UNIQUE constraint is swapped in by one
+// ALTER TABLE so the constraint never disappears.
+func nndFix(h *hole, names *namer) Fix {
+	t, ix := h.Table, h.Index
+	newName := names.relation(ix.Name, "nnd")
+	create := createIndexSQL(t, newName, ix.Parts, ix.Include, true, ix.Predicate)
+	var rest []string
+	if ix.Constraint != "" {
+		add := fmt.Sprintf("ADD CONSTRAINT %s UNIQUE USING INDEX %s", catalog.QuoteIdent(ix.Constraint), catalog.QuoteIdent(newName))
+		if ix.Deferrable {
+			add += " DEFERRABLE"
+			if ix.InitiallyDeferred {
+				add += " INITIALLY DEFERRED"
+			}
+		}
+		rest = append(rest, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s, %s;", t.DisplayName(), catalog.QuoteIdent(ix.Constraint), add))
+	} else {
+		rest = append(rest,
+			fmt.Sprintf("DROP INDEX CONCURRENTLY %s;", qualifiedIndex(t, ix.Name)),
+			fmt.Sprintf("ALTER INDEX %s RENAME TO %s;", qualifiedIndex(t, newName), catalog.QuoteIdent(ix.Name)))
+	}
+	return Fix{
+		Title: "rebuild " + ix.Name + " NULLS NOT DISTINCT (PostgreSQL 15 and later)",
+		SQL:   strings.Join(append([]string{create}, rest...), "\n"),
+		Caveat: "NULL then equals NULL: right when NULL means \"no scope\" (at most one such row), wrong when NULL " +
+			"means \"not applicable to this row\". Run each statement on its own, outside a transaction.",
+		Precheck:      collisionQuery(h),
+		NoTransaction: true,
+	}
+}
+
+// splitFix adds, for each combination of NULL key parts, a partial unique
+// index over the remaining parts: portable to every version.
+func splitFix(h *hole, names *namer) Fix {
+	t, ix := h.Table, h.Index
+	var sql []string
+	for _, nulls := range subsets(h.Parts) {
+		var keep []catalog.IndexPart
+		for _, p := range ix.Parts {
+			if !partIn(p, nulls) {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		var conj []catalog.Expr
+		var label []string
+		for _, p := range h.Parts {
+			if partIn(p, nulls) {
+				conj = append(conj, isNullOf(p))
+				label = append(label, nameWord(p))
+			} else {
+				conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
+			}
+		}
+		conj = append(conj, catalog.Conjuncts(ix.Predicate)...)
+		name := names.relation(ix.Name, strings.Join(label, "_")+"_null")
+		sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, andOf(conj)))
+	}
+	f := Fix{
+		Title:         "add a partial unique index for rows where " + englishList(partList(h.Parts), "or") + " is NULL",
+		SQL:           strings.Join(sql, "\n"),
+		Caveat:        "Keeps NULL meaning \"absent\" and works on every version. Run each statement outside a transaction.",
+		Precheck:      collisionQuery(h),
+		NoTransaction: true,
+	}
+	if len(h.Parts) > 2 {
+		f.Caveat += fmt.Sprintf(" With %d nullable key parts the split grows as 2^k (%d indexes here): prefer making columns NOT NULL or NULLS NOT DISTINCT.",
+			len(h.Parts), len(sql))
+	}
+	return f
+}
+
+// arcFix adds, for each arm d that a CHECK forces when c is NULL, a unique
+// index over the other key parts and d among rows where c is NULL.
+func arcFix(h *hole, names *namer) Fix {
+	t, ix := h.Table, h.Index
+	var sql []string
+	for _, c := range h.Parts {
+		var keep []catalog.IndexPart
+		for _, p := range ix.Parts {
+			if !samePart(p, c) {
+				keep = append(keep, p)
+			}
+		}
+		pred := andOf(append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...))
+		partners := ArcPartners(t, c)
+		if len(partners) == 0 {
+			name := names.relation(ix.Name, nameWord(c)+"_null")
+			sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, pred))
+			continue
+		}
+		for _, d := range partners {
+			parts := append(append([]catalog.IndexPart(nil), keep...), catalog.IndexPart{Column: d})
+			name := names.relation(t.Name+"_"+joinWords(parts), "key")
+			sql = append(sql, createIndexSQL(t, name, parts, ix.Include, false, pred))
+		}
+	}
+	return Fix{
+		Title: "add the unique index for the other arm of the exclusive arc",
+		SQL:   strings.Join(sql, "\n"),
+		Caveat: "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
+			"DISTINCT would break the table. Run each statement outside a transaction.",
+		Precheck:      collisionQuery(h),
+		NoTransaction: true,
+	}
+}
+
+// collisionQuery lists the groups of rows that already escape the index
+// through the hole: they would make a new unique index fail to build, and
+// their number is how often the hole has been used.
+func collisionQuery(h *hole) string {
+	t, ix := h.Table, h.Index
+	var group []string
+	for _, p := range ix.Parts {
+		if len(h.Parts) == 1 && samePart(p, h.Parts[0]) {
+			continue
+		}
+		group = append(group, p.String())
+	}
+	var nulls []catalog.Expr
+	for _, p := range h.Parts {
+		nulls = append(nulls, isNullOf(p))
+	}
+	var where []catalog.Expr
+	if len(nulls) == 1 {
+		where = nulls
+	} else {
+		where = []catalog.Expr{&catalog.Or{Args: nulls}}
+	}
+	where = append(where, catalog.Conjuncts(ix.Predicate)...)
+	sel := "count(*)"
+	groupBy := ""
+	if len(group) > 0 {
+		sel = strings.Join(group, ", ") + ", count(*)"
+		groupBy = " GROUP BY " + strings.Join(group, ", ")
+	}
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s HAVING count(*) > 1;", sel, t.DisplayName(), andOf(where).String(), groupBy)
+}
+
+// createIndexSQL renders CREATE UNIQUE INDEX CONCURRENTLY.
+func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, include []string, nnd bool, pred catalog.Expr) string {
+	cols := make([]string, len(parts))
+	for i, p := range parts {
+		cols[i] = p.String()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE UNIQUE INDEX CONCURRENTLY %s ON %s (%s)", catalog.QuoteIdent(name), t.DisplayName(), strings.Join(cols, ", "))
+	if len(include) > 0 {
+		inc := make([]string, len(include))
+		for i, c := range include {
+			inc[i] = catalog.QuoteIdent(c)
+		}
+		b.WriteString(" INCLUDE (" + strings.Join(inc, ", ") + ")")
+	}
+	if nnd {
+		b.WriteString(" NULLS NOT DISTINCT")
+	}
+	if pred != nil {
+		b.WriteString(" WHERE " + pred.String())
+	}
+	b.WriteString(";")
+	return b.String()
+}
+
+func andOf(conj []catalog.Expr) catalog.Expr {
+	switch len(conj) {
+	case 0:
+		return nil
+	case 1:
+		return conj[0]
+	}
+	return &catalog.And{Args: conj}
+}
+
+// qualifiedIndex names an index for DROP INDEX and ALTER INDEX, which look
+// it up through the search path unless qualified.
+func qualifiedIndex(t *catalog.Table, name string) string {
+	if t.Schema == "public" || t.Schema == "" {
+		return catalog.QuoteIdent(name)
+	}
+	return catalog.QuoteIdent(t.Schema) + "." + catalog.QuoteIdent(name)
+}
+
+func partList(parts []catalog.IndexPart) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = partWords(p)
+	}
+	return out
+}
+
+// nameWord is a key part as a fragment of a generated name, as PostgreSQL
+// does it: the column, or "expr" for an expression.
+func nameWord(p catalog.IndexPart) string {
+	if p.Column != "" {
+		return p.Column
+	}
+	return "expr"
+}
+
+func joinWords(parts []catalog.IndexPart) string {
+	w := make([]string, len(parts))
+	for i, p := range parts {
+		w[i] = nameWord(p)
+	}
+	return strings.Join(w, "_")
+}
+
+// subsets lists the non-empty subsets of parts, smallest first.
+func subsets(parts []catalog.IndexPart) [][]catalog.IndexPart {
+	var out [][]catalog.IndexPart
+	n := len(parts)
+	if n > 10 {
+		n = 10 // 1023 indexes is already absurd; the caveat says so
+	}
+	for size := 1; size <= n; size++ {
+		for mask := 1; mask < 1<<n; mask++ {
+			if bitsSet(mask) != size {
+				continue
+			}
+			var s []catalog.IndexPart
+			for i := 0; i < n; i++ {
+				if mask&(1<<i) != 0 {
+					s = append(s, parts[i])
+				}
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func bitsSet(m int) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// namer hands out relation and constraint names that fit in 63 bytes and
+// clash with nothing in the schema nor with each other.
+type namer struct {
+	schema *catalog.Schema
+	table  *catalog.Table
+	taken  map[string]bool
+}
+
+func newNamer(cat *catalog.Catalog, t *catalog.Table) *namer {
+	var s *catalog.Schema
+	if cat != nil {
+		s = cat.Schema(t.Schema)
+	}
+	return &namer{schema: s, table: t, taken: map[string]bool{}}
+}
+
+func (n *namer) relation(base, label string) string {
+	return n.pick(base, label, func(name string) bool {
+		if n.schema != nil {
+			return n.schema.RelationExists(name)
+		}
+		return n.table.Index(name) != nil || name == n.table.Name
+	})
+}
+
+func (n *namer) constraint(base, label string) string {
+	return n.pick(base, label, func(name string) bool {
+		if n.schema != nil {
+			return n.schema.ConstraintExists(name)
+		}
+		return n.table.Check(name) != nil
+	})
+}
+
+func (n *namer) pick(base, label string, exists func(string) bool) string {
+	for i := 0; ; i++ {
+		l := label
+		if i > 0 {
+			l = fmt.Sprintf("%s%d", label, i)
+		}
+		name := fitName(base, l)
+		if !n.taken[name] && !exists(name) {
+			n.taken[name] = true
+			return name
+		}
+	}
+}
+
+// fitName joins base and label with "_", cutting base (never the label, never
+// inside a UTF-8 character) so the result fits in maxIdent bytes.
+func fitName(base, label string) string {
+	room := maxIdent - len(label) - 1
+	if room < 1 {
+		room = 1
+	}
+	for len(base) > room {
+		_, size := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-size]
+	}
+	return base + "_" + label
+}

@@ -1,0 +1,174 @@
+// The fixture tests need sqlparse.Split (branch front) and sqlparse.NewReplayer
+// (branch replay); until both are merged here they build only with -tags
+// fixtures.
+
+//go:build fixtures
+
+package audit_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/sqlparse"
+)
+
+// fixtureRoot holds one directory per rule id; every .sql file in it is a
+// standalone schema whose "-- want:" comments say what must be reported.
+const fixtureRoot = "../testdata/rules"
+
+// want is one expected finding: the rule, the line, and a regexp its message
+// must match.
+type want struct {
+	rule string
+	line int
+	re   *regexp.Regexp
+}
+
+var (
+	wantComment = regexp.MustCompile(`-- want:(.*)$`)
+	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)\s+"((?:[^"\\]|\\.)*)"`)
+)
+
+// parseWants reads every "-- want: rule "regexp" [rule "regexp" ...]"
+// comment of src.
+func parseWants(t *testing.T, path, src string) []want {
+	var out []want
+	for i, line := range strings.Split(src, "\n") {
+		m := wantComment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rest := m[1]
+		for strings.TrimSpace(rest) != "" {
+			item := wantItem.FindStringSubmatch(rest)
+			if item == nil {
+				t.Fatalf("%s:%d: malformed want comment: %q", path, i+1, rest)
+			}
+			re, err := regexp.Compile(strings.ReplaceAll(item[2], `\"`, `"`))
+			if err != nil {
+				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
+			}
+			if audit.Lookup(item[1]) == nil {
+				t.Fatalf("%s:%d: unknown rule %q", path, i+1, item[1])
+			}
+			out = append(out, want{rule: item[1], line: i + 1, re: re})
+			rest = rest[len(item[0]):]
+		}
+	}
+	return out
+}
+
+// lintSource runs the real pipeline over one file: split, replay, every
+// registered rule. Input the parser cannot read fails the test.
+func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catalog) {
+	t.Helper()
+	cat := catalog.New()
+	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	diags := append([]sqlparse.Diagnostic(nil), res.Diagnostics...)
+	r := sqlparse.NewReplayer(cat)
+	for _, st := range res.Statements {
+		diags = append(diags, r.Apply(st)...)
+	}
+	for _, d := range diags {
+		if d.Level == sqlparse.Error {
+			t.Errorf("%s", d)
+		} else {
+			t.Logf("%s", d)
+		}
+	}
+	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16}), cat
+}
+
+// fixtureFiles lists every fixture, sorted.
+func fixtureFiles(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join(fixtureRoot, "*", "*.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no fixtures under %s", fixtureRoot)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func readFixture(t *testing.T, path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestRuleFixtures(t *testing.T) {
+	for _, path := range fixtureFiles(t) {
+		rule := filepath.Base(filepath.Dir(path))
+		if audit.Lookup(rule) == nil {
+			t.Errorf("%s: directory names no registered rule", path)
+			continue
+		}
+		t.Run(rule+"/"+filepath.Base(path), func(t *testing.T) {
+			src := readFixture(t, path)
+			findings, _ := lintSource(t, path, src)
+			checkWants(t, path, parseWants(t, path, src), findings)
+		})
+	}
+}
+
+// checkWants fails on every want without its finding and every finding
+// nobody wanted.
+func checkWants(t *testing.T, path string, wants []want, findings []audit.Finding) {
+	t.Helper()
+	used := make([]bool, len(findings))
+	for _, w := range wants {
+		found := false
+		var near []string
+		for i, f := range findings {
+			if used[i] || f.Rule != w.rule || f.Pos.File != path || f.Pos.Line != w.line {
+				continue
+			}
+			if w.re.MatchString(f.Message) {
+				used[i], found = true, true
+				break
+			}
+			near = append(near, f.Message)
+		}
+		if !found {
+			t.Errorf("%s:%d: no %s finding matching %q (at this line: %q)", path, w.line, w.rule, w.re, near)
+		}
+	}
+	for i, f := range findings {
+		if !used[i] {
+			t.Errorf("%s: unexpected %s finding: %s", f.Pos, f.Rule, f.Message)
+		}
+	}
+}
+
+func TestRuleFixtureCounts(t *testing.T) {
+	// The fixture set is the rules' specification; keep it from shrinking.
+	min := map[string]int{"nullable-key": 25, "optional-unique": 8}
+	count := map[string]int{}
+	for _, path := range fixtureFiles(t) {
+		src := readFixture(t, path)
+		rule := filepath.Base(filepath.Dir(path))
+		// A case is a want, or a silent unique index.
+		for _, line := range strings.Split(src, "\n") {
+			upper := strings.ToUpper(line)
+			if strings.Contains(line, "-- want:") || strings.Contains(upper, "UNIQUE") {
+				count[rule]++
+			}
+		}
+	}
+	for rule, n := range min {
+		if count[rule] < n {
+			t.Errorf("%s has %d fixture cases, want at least %d", rule, count[rule], n)
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package audit
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// hole is what both nullable-key and optional-unique find in one unique
+// index: the key parts through which rows escape it.
+type hole struct {
+	Table *catalog.Table
+	Index *catalog.Index
+	// Parts are the key parts that may be NULL and that no other index covers.
+	Parts []catalog.IndexPart
+	// NotValid names CHECKs that would close the hole but are NOT VALID.
+	NotValid []string
+}
+
+// checkedIndexes yields the unique indexes the hole rules look at: not a
+// primary key (its columns are NOT NULL), not NULLS NOT DISTINCT, and not a
+// partition's copy of a parent index (the parent reports).
+func checkedIndexes(cat *catalog.Catalog, fn func(*catalog.Table, *catalog.Index)) {
+	for _, t := range cat.Tables() {
+		for _, ix := range t.UniqueIndexes() {
+			if ix.Primary || ix.NullsNotDistinct || ix.ParentIndex != "" || len(ix.Parts) == 0 {
+				continue
+			}
+			fn(t, ix)
+		}
+	}
+}
+
+// findHole returns the uncovered nullable key parts of ix, or nil.
+func findHole(t *catalog.Table, ix *catalog.Index) *hole {
+	h := &hole{Table: t, Index: ix}
+	for _, p := range ix.Parts {
+		proof := NullSafe(t, ix, p, nil)
+		if proof.Safe {
+			continue
+		}
+		if CoveredBy(t, ix, p) != nil {
+			continue
+		}
+		h.Parts = append(h.Parts, p)
+		h.NotValid = append(h.NotValid, proof.NotValid...)
+	}
+	if len(h.Parts) == 0 {
+		return nil
+	}
+	return h
+}
+
+// finding builds the common part of a hole finding: object, columns,
+// positions and notes. The caller sets the message and fixes.
+func (h *hole) finding(cat *catalog.Catalog) Finding {
+	t, ix := h.Table, h.Index
+	f := Finding{
+		Object: t.Schema + "." + t.Name + "." + ix.Name,
+		Pos:    ix.Pos,
+	}
+	for _, p := range h.Parts {
+		f.Columns = append(f.Columns, partWords(p))
+		if p.Column == "" {
+			continue
+		}
+		if col := t.Column(p.Column); col != nil && !col.NullableSince.IsZero() {
+			f.Related = append(f.Related, Related{Pos: col.NullableSince, Message: p.Column + " lost NOT NULL here"})
+		}
+	}
+	if !ix.RenamedAt.IsZero() {
+		f.Related = append(f.Related, Related{Pos: ix.RenamedAt, Message: "index renamed to " + ix.Name + " here"})
+	}
+	for _, name := range h.NotValid {
+		f.Notes = append(f.Notes, "CHECK "+name+" would rule out NULL but was added NOT VALID and never validated, "+
+			"so existing rows were never checked; VALIDATE CONSTRAINT "+name+" proves it")
+	}
+	f.Notes = append(f.Notes, unmodelledNotes(cat, t)...)
+	return f
+}
+
+// unmodelledNotes says when replay skipped a statement (a DO block, a
+// function running DDL) that mentions the table: the catalog may be wrong.
+func unmodelledNotes(cat *catalog.Catalog, t *catalog.Table) []string {
+	var out []string
+	for _, ch := range cat.Changes {
+		if ch.Kind != catalog.ChangeUnmodelled {
+			continue
+		}
+		if ch.Table != t.Name && !strings.Contains(ch.Object, t.Name) {
+			continue
+		}
+		where := ch.Pos.String()
+		if where == "" {
+			where = ch.File
+		}
+		out = append(out, "replay could not follow the statement at "+where+" that mentions "+t.Name+
+			" (a DO block or function body); what it changes is not checked")
+	}
+	return out
+}
+
+// partWords is a key part as prose names it: the column, or the expression
+// without the parentheses CREATE INDEX needs.
+func partWords(p catalog.IndexPart) string {
+	if p.Column != "" {
+		return p.Column
+	}
+	if p.Expr == nil {
+		return "?"
+	}
+	return p.Expr.String()
+}
+
+// absentWords is "no c" for a column and "a NULL expr" for an expression.
+func absentWords(p catalog.IndexPart) string {
+	if p.Column != "" {
+		return "no " + p.Column
+	}
+	return "a NULL " + partWords(p)
+}
+
+// indexHeader is "events.index_name (a, b, c)", the index as people know it.
+func indexHeader(t *catalog.Table, ix *catalog.Index) string {
+	return t.DisplayName() + "." + catalog.QuoteIdent(ix.Name) + " (" + strings.Join(ix.PartNames(), ", ") + ")"
+}
+
+var plainWord = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
+
+// rowNoun is the plural noun for the table's rows: its own name when that
+// reads as a word ("events"), "rows" otherwise.
+func rowNoun(t *catalog.Table) string {
+	if plainWord.MatchString(t.Name) {
+		return t.Name
+	}
+	return "rows"
+}
+
+// englishList joins words as "a", "a and b", "a, b and c".
+func englishList(words []string, last string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
+}
+
+// holeMessage says what escapes the index, in the table's own words.
+func holeMessage(h *hole) string {
+	t, ix := h.Table, h.Index
+	var nullable, same, absent []string
+	for _, p := range h.Parts {
+		nullable = append(nullable, partWords(p))
+		absent = append(absent, absentWords(p))
+	}
+	for _, p := range ix.Parts {
+		if len(h.Parts) == 1 && samePart(p, h.Parts[0]) {
+			continue
+		}
+		if len(h.Parts) > 1 && partIn(p, h.Parts) {
+			continue
+		}
+		same = append(same, partWords(p))
+	}
+	var b strings.Builder
+	b.WriteString(indexHeader(t, ix))
+	b.WriteString(": ")
+	b.WriteString(englishList(nullable, "and"))
+	b.WriteString(" may be NULL, so ")
+	if ix.Predicate != nil {
+		b.WriteString("among rows where " + ix.Predicate.String() + ", ")
+	}
+	b.WriteString("two " + rowNoun(t) + " with ")
+	if len(same) > 0 {
+		b.WriteString("the same " + englishList(same, "and") + " and ")
+	}
+	b.WriteString(absent[0])
+	if len(absent) > 1 {
+		b.WriteString(" (or " + strings.Join(absent[1:], ", or ") + ")")
+	}
+	b.WriteString(" are both accepted")
+	return b.String()
+}
+
+func partIn(p catalog.IndexPart, parts []catalog.IndexPart) bool {
+	for _, q := range parts {
+		if samePart(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// idempotencyWords are name fragments that mark a dedupe or idempotency key:
+// a hole there is a duplicate charge, not a curiosity.
+var idempotencyWords = []string{"idempot", "dedup", "duplicat", "claim", "guard", "request_id",
+	"event_id", "transaction_id", "external_id", "_key"}
+
+// looksLikeIdempotencyKey reports whether the index, table or a key column
+// is named like a dedupe or idempotency key.
+func looksLikeIdempotencyKey(t *catalog.Table, ix *catalog.Index) bool {
+	// PostgreSQL names a UNIQUE constraint's index {table}_{columns}_key; that
+	// suffix says nothing about the data, so it does not count.
+	ixName := ix.Name
+	if strings.HasPrefix(ixName, t.Name+"_") {
+		ixName = strings.TrimSuffix(ixName, "_key")
+	}
+	names := []string{ixName, t.Name}
+	for _, p := range ix.Parts {
+		names = append(names, p.Columns()...)
+	}
+	for _, n := range names {
+		n = strings.ToLower(n)
+		for _, w := range idempotencyWords {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,9 @@
+-- INCLUDE columns are not key parts and never matter.
+CREATE TABLE sessions (
+    user_id bigint NOT NULL,
+    device text NOT NULL,
+    note text,
+    ip inet
+);
+CREATE UNIQUE INDEX sessions_device ON sessions (user_id, device) INCLUDE (note);
+CREATE UNIQUE INDEX sessions_ip ON sessions (user_id, ip) INCLUDE (device); -- want: nullable-key "^sessions\.sessions_ip \(user_id, ip\): ip may be NULL"

@@ -1,0 +1,8 @@
+-- UNIQUE constraints, inline and added later: reported at the constraint clause.
+CREATE TABLE transfers (
+    account_id bigint NOT NULL,
+    transaction_id text,
+    batch text,
+    UNIQUE (account_id, transaction_id) -- want: nullable-key "transfers\.transfers_account_id_transaction_id_key \(account_id, transaction_id\): transaction_id may be NULL"
+);
+ALTER TABLE transfers ADD CONSTRAINT transfers_batch UNIQUE (account_id, batch); -- want: nullable-key "batch may be NULL"
