@@ -234,14 +234,14 @@ func dataNotes(d *audit.DataCounts) []string {
 		case p.NullRows == 0:
 			b.WriteString("no row holds NULL, so making it NOT NULL is safe today")
 		default:
-			fmt.Fprintf(&b, "%s hold NULL", countNoun(p.NullRows, "row", "rows"))
+			fmt.Fprintf(&b, "%s NULL", countNoun(p.NullRows, "row holds", "rows hold"))
 		}
 		switch {
 		case p.CollidingGroupsSkipped != "":
 			fmt.Fprintf(&b, "; collision count skipped (%s)", p.CollidingGroupsSkipped)
 		case p.CollidingGroups > 0:
-			fmt.Fprintf(&b, "; %s of rows already collide if NULLs were equal (the hole was used; a NULLS NOT DISTINCT or split index fails to build until they are resolved)",
-				countNoun(p.CollidingGroups, "group", "groups"))
+			fmt.Fprintf(&b, "; %s if NULLs were equal: the hole was used, and a NULLS NOT DISTINCT or split index fails to build until they are resolved",
+				countNoun(p.CollidingGroups, "group of rows already collides", "groups of rows already collide"))
 		case p.NullRows > 0:
 			b.WriteString("; no rows collide yet")
 		}
