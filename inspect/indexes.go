@@ -8,17 +8,15 @@ import (
 )
 
 // indexesQueryTemplate lists every index of every table with what the
-// rules need. Each column, key or INCLUDE, comes back as pg_get_indexdef(oid,
-// k, true) prints it: a column name, or an expression. indnkeyatts (11+)
+// rules need. indkey holds each column's attribute number, 0 for an
+// expression (whose text indexExpressionsQuery reads); indnkeyatts (11+)
 // splits key columns from INCLUDE columns. The constraint join keeps only
 // UNIQUE and PRIMARY KEY: a foreign key's conindid names the referenced
 // index, which is not the constraint's own. %s is the NULLS NOT DISTINCT
 // column, which only PostgreSQL 15 and later have.
 const indexesQueryTemplate = `
-SELECT i.indrelid::int8, ic.relname::text, i.indisunique, i.indisprimary, %s,
+SELECT i.indrelid::int8, i.indexrelid::int8, ic.relname::text, i.indisunique, i.indisprimary, %s,
        i.indisvalid, i.indisready, i.indnkeyatts::int4, i.indkey::int2[],
-       ARRAY(SELECT pg_catalog.pg_get_indexdef(i.indexrelid, k, true)
-             FROM generate_series(1, i.indnatts::int4) AS k ORDER BY k)::text[],
        pg_catalog.pg_get_expr(i.indpred, i.indrelid, true),
        am.amname::text,
        coalesce(co.conname::text, ''), coalesce(co.condeferrable, false), coalesce(co.condeferred, false),
@@ -37,6 +35,34 @@ LEFT JOIN pg_catalog.pg_constraint co ON co.conindid = i.indexrelid AND co.conre
 WHERE c.relkind IN ('r', 'p') AND ` + systemSchemaSQL + `
 ORDER BY i.indrelid, i.indexrelid`
 
+// indexExpressionsQuery prints each expression key part with
+// pg_get_indexdef(oid, k, true), only for indexes that have expressions:
+// calling it for every column of every index costs most of the read on a
+// large database.
+const indexExpressionsQuery = `
+SELECT i.indexrelid::int8, k, pg_catalog.pg_get_indexdef(i.indexrelid, k, true)
+FROM pg_catalog.pg_index i
+CROSS JOIN LATERAL generate_series(1, i.indnatts::int4) AS k
+JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE i.indexprs IS NOT NULL AND i.indkey[k - 1] = 0 AND ` + systemSchemaSQL
+
+func scanIndexExpressions(rows pgx.Rows, b *builder) error {
+	var (
+		index int64
+		k     int32
+		text  string
+	)
+	if err := rows.Scan(&index, &k, &text); err != nil {
+		return err
+	}
+	if b.expressions[index] == nil {
+		b.expressions[index] = map[int]string{}
+	}
+	b.expressions[index][int(k)] = text
+	return nil
+}
+
 const (
 	nullsNotDistinctColumn = "i.indnullsnotdistinct" // PostgreSQL 15+
 	nullsDistinctAlways    = "false"                 // before 15 NULLs were always distinct
@@ -53,18 +79,18 @@ func indexesQuery(version int) string {
 // indexRow is one row of the index query.
 type indexRow struct {
 	rel        int64
+	oid        int64
 	ix         catalog.Index
 	keyCount   int32
 	attnums    []int16
-	defs       []string
 	predicate  *string
 	parentName string
 }
 
 func scanIndexes(rows pgx.Rows, b *builder) error {
 	var r indexRow
-	if err := rows.Scan(&r.rel, &r.ix.Name, &r.ix.Unique, &r.ix.Primary, &r.ix.NullsNotDistinct,
-		&r.ix.Valid, &r.ix.Ready, &r.keyCount, &r.attnums, &r.defs, &r.predicate, &r.ix.Method,
+	if err := rows.Scan(&r.rel, &r.oid, &r.ix.Name, &r.ix.Unique, &r.ix.Primary, &r.ix.NullsNotDistinct,
+		&r.ix.Valid, &r.ix.Ready, &r.keyCount, &r.attnums, &r.predicate, &r.ix.Method,
 		&r.ix.Constraint, &r.ix.Deferrable, &r.ix.InitiallyDeferred, &r.parentName); err != nil {
 		return err
 	}
@@ -86,20 +112,18 @@ func (b *builder) index(r indexRow) *catalog.Index {
 	text := &IndexText{}
 	names := b.columns[r.rel]
 	for k, attnum := range r.attnums {
-		def := ""
-		if k < len(r.defs) {
-			def = r.defs[k]
-		}
 		if k >= int(r.keyCount) {
 			ix.Include = append(ix.Include, names[attnum])
 			continue
 		}
-		text.Parts = append(text.Parts, def)
 		if attnum != 0 {
 			ix.Parts = append(ix.Parts, catalog.IndexPart{Column: names[attnum]})
-		} else {
-			ix.Parts = append(ix.Parts, catalog.IndexPart{Expr: exprFromServer(def)})
+			text.Parts = append(text.Parts, catalog.QuoteIdent(names[attnum]))
+			continue
 		}
+		def := b.expressions[r.oid][k+1]
+		ix.Parts = append(ix.Parts, catalog.IndexPart{Expr: exprFromServer(def)})
+		text.Parts = append(text.Parts, def)
 	}
 	if r.predicate != nil {
 		text.Predicate = *r.predicate

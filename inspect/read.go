@@ -37,7 +37,10 @@ type builder struct {
 	// columns maps a table's oid and attnum to the column name, for index
 	// keys, which pg_index stores as attribute numbers.
 	columns map[int64]map[int16]string
-	snap    *Snapshot
+	// expressions holds expression key parts by index oid and column
+	// number (1-based), read before the indexes that use them.
+	expressions map[int64]map[int]string
+	snap        *Snapshot
 }
 
 // catalogQuery is one query of the batch and the function that scans it.
@@ -48,7 +51,8 @@ type catalogQuery struct {
 }
 
 // catalogQueries lists the queries in the order they must be scanned:
-// tables before the columns, checks and indexes that refer to them.
+// tables before the columns, checks and indexes that refer to them, and
+// index expressions before the indexes.
 func catalogQueries(version int) []catalogQuery {
 	return []catalogQuery{
 		{"schemas", schemasQuery, scanSchemas},
@@ -57,6 +61,7 @@ func catalogQueries(version int) []catalogQuery {
 		{"tables", tablesQuery, scanTables},
 		{"columns", columnsQuery, scanColumns},
 		{"check constraints", checksQuery, scanChecks},
+		{"index expressions", indexExpressionsQuery, scanIndexExpressions},
 		{"indexes", indexesQuery(version), scanIndexes},
 	}
 }
@@ -68,11 +73,12 @@ func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) 
 		return nil, err
 	}
 	b := &builder{
-		cat:     &catalog.Catalog{Schemas: map[string]*catalog.Schema{}, ServerVersion: s.ServerVersion},
-		filter:  f,
-		version: s.ServerVersion,
-		tables:  map[int64]*catalog.Table{},
-		columns: map[int64]map[int16]string{},
+		cat:         &catalog.Catalog{Schemas: map[string]*catalog.Schema{}, ServerVersion: s.ServerVersion},
+		filter:      f,
+		version:     s.ServerVersion,
+		tables:      map[int64]*catalog.Table{},
+		columns:     map[int64]map[int16]string{},
+		expressions: map[int64]map[int]string{},
 	}
 	b.snap = &Snapshot{Catalog: b.cat, IndexText: map[*catalog.Index]*IndexText{}}
 	queries := catalogQueries(s.ServerVersion)
