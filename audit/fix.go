@@ -87,7 +87,7 @@ func notNullFix(h *hole, names *namer) Fix {
 func nndFix(h *hole, names *namer) Fix {
 	t, ix := h.Table, h.Index
 	newName := names.relation(ix.Name, "nnd")
-	create := createIndexSQL(t, newName, ix.Parts, ix.Include, true, ix.Predicate)
+	create := createIndexSQL(t, newName, ix.Parts, ix.Include, true, catalog.Conjuncts(ix.Predicate))
 	var rest []string
 	if ix.Constraint != "" {
 		add := fmt.Sprintf("ADD CONSTRAINT %s UNIQUE USING INDEX %s", catalog.QuoteIdent(ix.Constraint), catalog.QuoteIdent(newName))
@@ -100,16 +100,16 @@ func nndFix(h *hole, names *namer) Fix {
 		rest = append(rest, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s, %s;", t.DisplayName(), catalog.QuoteIdent(ix.Constraint), add))
 	} else {
 		rest = append(rest,
-			fmt.Sprintf("DROP INDEX CONCURRENTLY %s;", qualifiedIndex(t, ix.Name)),
+			fmt.Sprintf("DROP INDEX %s%s;", concurrently(t), qualifiedIndex(t, ix.Name)),
 			fmt.Sprintf("ALTER INDEX %s RENAME TO %s;", qualifiedIndex(t, newName), catalog.QuoteIdent(ix.Name)))
 	}
 	return Fix{
 		Title: "rebuild " + ix.Name + " NULLS NOT DISTINCT (PostgreSQL 15 and later)",
 		SQL:   strings.Join(append([]string{create}, rest...), "\n"),
 		Caveat: "NULL then equals NULL: right when NULL means \"no scope\" (at most one such row), wrong when NULL " +
-			"means \"not applicable to this row\". Run each statement on its own, outside a transaction.",
+			"means \"not applicable to this row\". " + buildNote(t),
 		Precheck:      collisionQuery(h),
-		NoTransaction: true,
+		NoTransaction: canBuildConcurrently(t),
 	}
 }
 
@@ -140,14 +140,14 @@ func splitFix(h *hole, names *namer) Fix {
 		}
 		conj = append(conj, catalog.Conjuncts(ix.Predicate)...)
 		name := names.relation(ix.Name, strings.Join(label, "_")+"_null")
-		sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, andOf(conj)))
+		sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, conj))
 	}
 	f := Fix{
 		Title:         "add a partial unique index for rows where " + englishList(partList(h.Parts), "or") + " is NULL",
 		SQL:           strings.Join(sql, "\n"),
-		Caveat:        "Keeps NULL meaning \"absent\" and works on every version. Run each statement outside a transaction.",
+		Caveat:        "Keeps NULL meaning \"absent\" and works on every version. " + buildNote(t),
 		Precheck:      collisionQuery(h),
-		NoTransaction: true,
+		NoTransaction: canBuildConcurrently(t),
 	}
 	if len(h.Parts) > 2 {
 		f.Caveat += fmt.Sprintf(" With %d nullable key parts the split grows as 2^k (%d indexes here): prefer making columns NOT NULL or NULLS NOT DISTINCT.",
@@ -168,7 +168,7 @@ func arcFix(h *hole, names *namer) Fix {
 				keep = append(keep, p)
 			}
 		}
-		pred := andOf(append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...))
+		pred := append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
 		partners := ArcPartners(t, c)
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
@@ -185,9 +185,9 @@ func arcFix(h *hole, names *namer) Fix {
 		Title: "add the unique index for the other arm of the exclusive arc",
 		SQL:   strings.Join(sql, "\n"),
 		Caveat: "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
-			"DISTINCT would break the table. Run each statement outside a transaction.",
+			"DISTINCT would break the table. " + buildNote(t),
 		Precheck:      collisionQuery(h),
-		NoTransaction: true,
+		NoTransaction: canBuildConcurrently(t),
 	}
 }
 
@@ -220,17 +220,37 @@ func collisionQuery(h *hole) string {
 		sel = strings.Join(group, ", ") + ", count(*)"
 		groupBy = " GROUP BY " + strings.Join(group, ", ")
 	}
-	return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s HAVING count(*) > 1;", sel, t.DisplayName(), andOf(where).String(), groupBy)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s HAVING count(*) > 1;", sel, t.DisplayName(), whereSQL(where), groupBy)
 }
 
-// createIndexSQL renders CREATE UNIQUE INDEX CONCURRENTLY.
-func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, include []string, nnd bool, pred catalog.Expr) string {
+// canBuildConcurrently is false for a partitioned table: PostgreSQL cannot
+// build or drop its indexes CONCURRENTLY.
+func canBuildConcurrently(t *catalog.Table) bool { return t.Kind != catalog.Partitioned }
+
+func concurrently(t *catalog.Table) string {
+	if canBuildConcurrently(t) {
+		return "CONCURRENTLY "
+	}
+	return ""
+}
+
+// buildNote says how the index statements must be run.
+func buildNote(t *catalog.Table) string {
+	if canBuildConcurrently(t) {
+		return "Run each statement on its own, outside a transaction (CONCURRENTLY)."
+	}
+	return "A partitioned table cannot build indexes CONCURRENTLY, so this blocks writes while it runs; on a large " +
+		"table build the index on each partition CONCURRENTLY and attach it to an index created ON ONLY the parent."
+}
+
+// createIndexSQL renders CREATE UNIQUE INDEX [CONCURRENTLY].
+func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, include []string, nnd bool, pred []catalog.Expr) string {
 	cols := make([]string, len(parts))
 	for i, p := range parts {
 		cols[i] = p.String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE UNIQUE INDEX CONCURRENTLY %s ON %s (%s)", catalog.QuoteIdent(name), t.DisplayName(), strings.Join(cols, ", "))
+	fmt.Fprintf(&b, "CREATE UNIQUE INDEX %s%s ON %s (%s)", concurrently(t), catalog.QuoteIdent(name), t.DisplayName(), strings.Join(cols, ", "))
 	if len(include) > 0 {
 		inc := make([]string, len(include))
 		for i, c := range include {
@@ -241,21 +261,26 @@ func createIndexSQL(t *catalog.Table, name string, parts []catalog.IndexPart, in
 	if nnd {
 		b.WriteString(" NULLS NOT DISTINCT")
 	}
-	if pred != nil {
-		b.WriteString(" WHERE " + pred.String())
+	if len(pred) > 0 {
+		b.WriteString(" WHERE " + whereSQL(pred))
 	}
 	b.WriteString(";")
 	return b.String()
 }
 
-func andOf(conj []catalog.Expr) catalog.Expr {
-	switch len(conj) {
-	case 0:
-		return nil
-	case 1:
-		return conj[0]
+// whereSQL renders conjuncts joined by AND, parenthesising only those that
+// bind looser than AND, so a generated WHERE reads as a person writes it.
+func whereSQL(conj []catalog.Expr) string {
+	parts := make([]string, len(conj))
+	for i, c := range conj {
+		switch c.(type) {
+		case *catalog.Or, *catalog.And, *catalog.Unknown:
+			parts[i] = "(" + c.String() + ")"
+		default:
+			parts[i] = c.String()
+		}
 	}
-	return &catalog.And{Args: conj}
+	return strings.Join(parts, " AND ")
 }
 
 // qualifiedIndex names an index for DROP INDEX and ALTER INDEX, which look

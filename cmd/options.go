@@ -48,6 +48,18 @@ func (f *auditFlags) addTo(c *cobra.Command) {
 	fl.StringArrayVar(&f.Severity, "severity", nil, "report a rule at another severity: ID=error|warning|info (repeatable)")
 	fl.StringVar(&f.Color, "color", "auto", "colour the text output: auto, always or never")
 	fl.BoolVarP(&f.Verbose, "verbose", "v", false, "say what was read, show notes and every fix in full")
+	completeWords(c, "format", formats)
+	completeWords(c, "fail-on", failOnNames)
+	completeWords(c, "color", colorModes)
+	completeWords(c, "rule", ruleIDs())
+	completeWords(c, "disable", ruleIDs())
+}
+
+// completeWords makes shell completion offer words for a flag's value. The
+// only possible error is a misspelt flag name, which the completion test
+// catches.
+func completeWords(c *cobra.Command, flag string, words []string) {
+	_ = c.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // checkFormat rejects formats this build cannot write.

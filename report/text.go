@@ -141,7 +141,7 @@ func writeFixBody(t *textWriter, fix audit.Fix) {
 		writeWrapped(t, "    caveat: ", "      ", fix.Caveat)
 	}
 	if fix.Precheck != "" {
-		t.printf("    rows that already collide (the fix fails while any exist):\n")
+		t.printf("    precheck (the rows that make this fix fail):\n")
 		writeIndented(t, "      ", fix.Precheck)
 	}
 }

@@ -21,11 +21,16 @@ type Replayer struct {
 	st    *Statement
 	pos   catalog.Pos
 	diags []Diagnostic
+
+	// droppedNotNull remembers "schema.table.column" for NOT NULL columns
+	// that were dropped, so a column re-added under that name without NOT
+	// NULL counts as having lost it.
+	droppedNotNull map[string]bool
 }
 
 // NewReplayer returns a Replayer that changes cat.
 func NewReplayer(cat *catalog.Catalog) *Replayer {
-	return &Replayer{cat: cat}
+	return &Replayer{cat: cat, droppedNotNull: map[string]bool{}}
 }
 
 // Apply parses one statement with PostgreSQL's parser and applies it to the

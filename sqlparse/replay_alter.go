@@ -104,6 +104,9 @@ func (r *Replayer) addColumn(t *catalog.Table, cd *pg.ColumnDef, missingOk, inh 
 		if target == t {
 			pending = p
 		}
+		if key := target.QualifiedName() + "." + col.Name; r.droppedNotNull[key] && !col.NotNull {
+			col.NullableSince = r.pos
+		}
 		target.Columns = append(target.Columns, col)
 	}
 	r.record(catalog.ChangeAddColumn, t, cd.Colname, "", nil)
@@ -135,6 +138,9 @@ func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh bool
 			checks = append(checks, ck)
 		}
 		target.Checks = checks
+		if c := target.Column(name); c.NotNull {
+			r.droppedNotNull[target.QualifiedName()+"."+name] = true
+		}
 		target.Columns = removeColumn(target.Columns, name)
 		r.record(catalog.ChangeDropColumn, target, name, "", nil)
 	}

@@ -93,6 +93,11 @@ func sameIndexDefinition(a, b *catalog.Index) bool {
 
 // partitions lists the tables attached as partitions of t.
 func (r *Replayer) partitions(t *catalog.Table) []*catalog.Table {
+	if t.Kind != catalog.Partitioned {
+		// Only a partitioned table has partitions; skipping the scan keeps
+		// replay of a large dump linear.
+		return nil
+	}
 	var out []*catalog.Table
 	for _, c := range r.cat.Tables() {
 		if c.PartitionOf == t.QualifiedName() {

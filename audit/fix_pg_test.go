@@ -1,0 +1,139 @@
+//go:build fixtures
+
+package audit_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+const defaultTestDSN = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+// resetSchemas drops every user schema and recreates public, so the next
+// fixture starts from an empty database without the cost of a new one.
+const resetSchemas = `DO $$
+DECLARE s text;
+BEGIN
+  FOR s IN SELECT nspname FROM pg_namespace
+           WHERE nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema' LOOP
+    EXECUTE format('DROP SCHEMA %I CASCADE', s);
+  END LOOP;
+  CREATE SCHEMA public;
+END $$`
+
+// testDB creates a throwaway database and returns a connection to it. It
+// skips without a server, except under CI=true where a missing server fails.
+func testDB(t *testing.T) (*pgx.Conn, int) {
+	t.Helper()
+	dsn := os.Getenv("IDEMCHECK_TEST_DSN")
+	if dsn == "" {
+		dsn = defaultTestDSN
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL at IDEMCHECK_TEST_DSN is not reachable: %v", err)
+		}
+		t.Skipf("no PostgreSQL at IDEMCHECK_TEST_DSN (%v); set it to run the fix tests", err)
+	}
+	var versionNum string
+	if err := admin.QueryRow(ctx, "SHOW server_version_num").Scan(&versionNum); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(versionNum)
+	name := fmt.Sprintf("idemcheck_audit_fix_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Database = name
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn.Close(ctx)
+		if _, err := admin.Exec(ctx, "DROP DATABASE "+name); err != nil {
+			t.Errorf("dropping %s: %v", name, err)
+		}
+		admin.Close(ctx)
+	})
+	return conn, n / 10000
+}
+
+// statements cuts fix SQL into its statements: each ends with ";" at the
+// end of a line, and CONCURRENTLY ones must run one at a time.
+func statements(sql string) []string {
+	var out []string
+	for _, s := range strings.SplitAfter(sql, ";\n") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestFixesRunOnPostgres runs every fixture, then every fix's precheck and
+// SQL, on the real server: the SQL must be complete and valid there, and on
+// the fixture's empty tables the precheck must find no collisions.
+func TestFixesRunOnPostgres(t *testing.T) {
+	conn, major := testDB(t)
+	ctx := context.Background()
+	ran := 0
+	for _, path := range fixtureFiles(t) {
+		src := readFixture(t, path)
+		findings, _ := lintSource(t, path, src)
+		for _, f := range findings {
+			for _, fix := range f.Fixes {
+				name := filepath.Base(path) + "/" + f.Object + "/" + fix.Title
+				if _, err := conn.Exec(ctx, resetSchemas); err != nil {
+					t.Fatalf("reset: %v", err)
+				}
+				if _, err := conn.Exec(ctx, src); err != nil {
+					t.Fatalf("%s: fixture does not run on PostgreSQL %d: %v", path, major, err)
+				}
+				if strings.Contains(fix.SQL, "NULLS NOT DISTINCT") && major < 15 {
+					continue
+				}
+				ran++
+				rows, err := conn.Query(ctx, fix.Precheck)
+				if err != nil {
+					t.Errorf("%s: precheck fails: %v\n%s", name, err, fix.Precheck)
+					continue
+				}
+				collisions := 0
+				for rows.Next() {
+					collisions++
+				}
+				rows.Close()
+				if rows.Err() != nil || collisions != 0 {
+					t.Errorf("%s: precheck on empty tables: %d rows, %v", name, collisions, rows.Err())
+				}
+				for _, st := range statements(fix.SQL) {
+					if _, err := conn.Exec(ctx, st); err != nil {
+						t.Errorf("%s: %v\n%s", name, err, st)
+						break
+					}
+				}
+			}
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no fix ran")
+	}
+	t.Logf("%d fixes ran on PostgreSQL %d", ran, major)
+}

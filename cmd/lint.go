@@ -1,0 +1,205 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/report"
+	"github.com/idemcheck/idemcheck/sqlparse"
+)
+
+func init() { register(newLintCmd) }
+
+// lintOptions is everything `idemcheck lint` was asked to do, checked.
+type lintOptions struct {
+	Paths      []string
+	Layout     sqlparse.Layout
+	Format     string
+	FailOn     failThreshold
+	PGVersion  int
+	Rules      []*audit.Rule
+	Severities map[string]audit.Severity
+	Color      bool
+	Verbose    bool
+}
+
+func newLintCmd(s *Streams) *cobra.Command {
+	var flags auditFlags
+	var layout string
+	c := &cobra.Command{
+		Use:   "lint [PATH ...]",
+		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
+		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
+tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, plain
+directories; detected, or named with --layout), single SQL files and schema
+dumps into a model of the database, and reports the unique indexes that do
+not stop duplicates. '-' reads one file from stdin.
+
+Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
+the input could not be read or parsed (every other file is still checked).`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts, err := lintOptionsFrom(args, layout, &flags, s)
+			if err != nil {
+				return err
+			}
+			return runLint(c.Context(), opts, s)
+		},
+	}
+	flags.addTo(c)
+	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
+	return c
+}
+
+// lintOptionsFrom checks the arguments and flags; every problem is a usage
+// error.
+func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*lintOptions, error) {
+	if len(args) == 0 {
+		return nil, usageError("lint needs at least one path: a migration directory, a .sql file, or - for stdin")
+	}
+	opts := &lintOptions{Paths: args, Format: f.Format, PGVersion: f.PGVersion, Verbose: f.Verbose}
+	var err error
+	if opts.Layout, err = sqlparse.ParseLayout(layout); err != nil {
+		return nil, usageError("--layout: %v", err)
+	}
+	if err = f.checkFormat(); err != nil {
+		return nil, err
+	}
+	if err = f.checkPGVersion(); err != nil {
+		return nil, err
+	}
+	if opts.FailOn, err = f.failThreshold(); err != nil {
+		return nil, err
+	}
+	if opts.Rules, err = f.selectRules(); err != nil {
+		return nil, err
+	}
+	if opts.Severities, err = f.severityOverrides(); err != nil {
+		return nil, err
+	}
+	if opts.Color, err = f.useColor(s); err != nil {
+		return nil, err
+	}
+	return opts, nil
+}
+
+// runLint loads and replays the paths, runs the rules and prints the report.
+// Input errors do not stop the run: every readable file is still checked and
+// printed, and the exit status is then 2 (ExitUsage); otherwise it is 1 when
+// a finding reaches --fail-on.
+func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
+	start := time.Now()
+	cat := catalog.New()
+	replayer := sqlparse.NewReplayer(cat)
+	perFile := map[string]int{}
+	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{
+		Layout: opts.Layout,
+		Stdin:  s.In,
+		Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
+			perFile[st.File]++
+			return replayer.Apply(st)
+		},
+	})
+	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
+	applySeverities(findings, opts.Severities)
+	audit.SortFindings(findings)
+
+	doc := &report.Document{
+		Tool:        report.ToolName,
+		Version:     toolVersion(),
+		Inputs:      lintInputs(loaded.Trees, perFile),
+		Findings:    findings,
+		Diagnostics: reportDiagnostics(loaded.Diagnostics),
+		Summary:     report.Summary{Files: loaded.Files, Statements: loaded.Statements, Elapsed: time.Since(start)},
+	}
+	if opts.Verbose {
+		if err := describeInputs(s.Err, doc.Inputs); err != nil {
+			return err
+		}
+	}
+	if err := writeReport(s.Out, doc, opts); err != nil {
+		return err
+	}
+	if hasInputErrors(loaded.Diagnostics) {
+		return exitWith(ExitUsage)
+	}
+	if opts.FailOn.fails(findings) {
+		return exitWith(ExitFindings)
+	}
+	return nil
+}
+
+func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
+	if opts.Format == "json" {
+		return report.JSON(w, doc)
+	}
+	return report.Text(w, doc, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose})
+}
+
+// lintInputs describes each tree that was read; statements are counted per
+// file as they are replayed, since only the loader knows which tree a file
+// belongs to.
+func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
+	inputs := make([]report.Input, 0, len(trees))
+	for _, t := range trees {
+		in := report.Input{Path: t.Root, Layout: string(t.Layout), Skipped: t.Skipped}
+		for _, f := range t.Files {
+			in.Files = append(in.Files, f.Path)
+			in.Statements += perFile[f.Path]
+		}
+		inputs = append(inputs, in)
+	}
+	return inputs
+}
+
+// describeInputs is what -v says on stderr about each tree: the layout
+// detected, the files used, the down files skipped and the statements.
+func describeInputs(w io.Writer, inputs []report.Input) error {
+	for _, in := range inputs {
+		if _, err := fmt.Fprintf(w, "%s: layout %s, %s used, %s skipped, %s\n", in.Path, in.Layout,
+			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "down file"), countNoun(in.Statements, "statement")); err != nil {
+			return err
+		}
+		for _, f := range in.Files {
+			if _, err := fmt.Fprintf(w, "  %s\n", f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// reportDiagnostics converts the loader's and replayer's diagnostics for the
+// report package, which does not import sqlparse.
+func reportDiagnostics(ds []sqlparse.Diagnostic) []report.Diagnostic {
+	out := make([]report.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		level := report.LevelNote
+		if d.Level == sqlparse.Error {
+			level = report.LevelError
+		}
+		out = append(out, report.Diagnostic{Level: level, Pos: d.Pos, SQLState: d.SQLState, Message: d.Message})
+	}
+	return out
+}
+
+func hasInputErrors(ds []sqlparse.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Level == sqlparse.Error {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/idemcheck/idemcheck/sqlparse"
+)
+
+// version is set at build time:
+//
+//	go build -ldflags "-X github.com/idemcheck/idemcheck/cmd.version=v1.2.3"
+//
+// When it is empty, the main module's version from the build info is used
+// (set by go install module@version), else "devel".
+var version string
+
+const pgQueryModule = "github.com/pganalyze/pg_query_go/v5"
+
+func init() { register(newVersionCmd) }
+
+func newVersionCmd(s *Streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, commit, parser and PostgreSQL grammar version",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return writeVersion(s.Out, readVersionInfo())
+		},
+	}
+}
+
+// versionInfo is what `idemcheck version` reports.
+type versionInfo struct {
+	Version  string
+	Commit   string
+	Modified bool
+	PGQuery  string
+	Grammar  string
+	Go       string
+}
+
+func readVersionInfo() versionInfo {
+	v := versionInfo{Version: toolVersion(), Commit: "unknown", PGQuery: "unknown", Grammar: grammarVersion()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	v.Go = bi.GoVersion
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Commit = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	for _, dep := range bi.Deps {
+		if dep.Path == pgQueryModule {
+			v.PGQuery = dep.Version
+		}
+	}
+	return v
+}
+
+// toolVersion is the version reports and `version` print.
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func writeVersion(w io.Writer, v versionInfo) error {
+	commit := v.Commit
+	if v.Modified {
+		commit += " (modified)"
+	}
+	_, err := fmt.Fprintf(w, "idemcheck %s\ncommit:             %s\npg_query_go:        %s\nPostgreSQL grammar: %s\n",
+		v.Version, commit, v.PGQuery, v.Grammar)
+	if err == nil && v.Go != "" {
+		_, err = fmt.Fprintf(w, "go:                 %s\n", v.Go)
+	}
+	return err
+}
+
+// grammarVersion is the PostgreSQL version whose grammar the parser uses.
+func grammarVersion() string { return fmt.Sprint(sqlparse.GrammarVersion) }

@@ -1,0 +1,378 @@
+package sqlparse
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// File is one migration file chosen for replay.
+type File struct {
+	// Path is the display path used in positions: the path the user gave
+	// joined with the file's path below it (relative stays relative); stdin
+	// is shown as "<stdin>".
+	Path string
+	// Version is the version the tool orders by ("" for dump and plain).
+	Version string
+	Name    string
+	Layout  Layout
+
+	disk  string // path to read; empty when data holds the content
+	data  []byte // content read from stdin
+	stdin bool
+}
+
+// stdinPath is how input read from stdin is named in positions.
+const stdinPath = "<stdin>"
+
+// Tree is one migration tree (or a single file) in replay order.
+type Tree struct {
+	Root    string
+	Layout  Layout
+	Files   []File
+	Skipped int // down, undo and rollback files that are not used
+}
+
+// DiscoverOptions tunes Discover.
+type DiscoverOptions struct {
+	Layout Layout    // "" detects the layout of each tree
+	Stdin  io.Reader // read for the path "-"
+}
+
+// maxTreeDepth is how far below a given directory a tree may sit
+// (payments/migrations/*.up.sql).
+const maxTreeDepth = 2
+
+// Discover finds the migration trees named by paths. Each path is a
+// directory, a file, or "-" for stdin. A path that cannot be used gives an
+// Error diagnostic; the other paths are still returned.
+func Discover(paths []string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
+	var trees []Tree
+	var diags []Diagnostic
+	for _, p := range paths {
+		t, d := discoverPath(p, opts)
+		trees = append(trees, t...)
+		diags = append(diags, d...)
+	}
+	return trees, diags
+}
+
+// discoverPath finds the trees of one path argument.
+func discoverPath(p string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
+	if p == "-" {
+		return stdinTree(opts)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, []Diagnostic{pathError(p, err)}
+	}
+	if !info.IsDir() {
+		return singleFileTree(p, opts.Layout)
+	}
+	visited := map[string]bool{}
+	trees, diags := findTrees(p, p, opts.Layout, 0, visited)
+	if len(trees) == 0 && len(diags) == 0 {
+		diags = append(diags, Diagnostic{Level: Error,
+			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down); pass a migration directory or a .sql file", p, maxTreeDepth)})
+	}
+	return trees, diags
+}
+
+// pathError turns a failed stat or read into a diagnostic naming the path.
+func pathError(p string, err error) Diagnostic {
+	msg := fmt.Sprintf("%s: cannot read: %v", p, unwrapPathError(err))
+	if errors.Is(err, fs.ErrNotExist) {
+		msg = fmt.Sprintf("%s: no such file or directory", p)
+	}
+	return Diagnostic{Level: Error, Message: msg}
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// stdinTree reads stdin as one file and detects its layout from content.
+func stdinTree(opts DiscoverOptions) ([]Tree, []Diagnostic) {
+	if opts.Stdin == nil {
+		return nil, []Diagnostic{{Level: Error, Message: "-: no standard input to read"}}
+	}
+	data, err := io.ReadAll(opts.Stdin)
+	if err != nil {
+		return nil, []Diagnostic{{Level: Error, Message: fmt.Sprintf("%s: cannot read: %v", stdinPath, err)}}
+	}
+	layout := opts.Layout
+	if layout == "" {
+		layout = contentLayout(data)
+		if layout == "" {
+			layout = LayoutPlain
+		}
+	}
+	f := File{Path: stdinPath, Layout: layout, data: data, stdin: true}
+	return []Tree{{Root: stdinPath, Layout: layout, Files: []File{f}}}, nil
+}
+
+// singleFileTree makes a one-file tree of a file given by name.
+func singleFileTree(p string, forced Layout) ([]Tree, []Diagnostic) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, []Diagnostic{pathError(p, err)}
+	}
+	layout := forced
+	if layout == "" {
+		layout = fileLayout(p, data)
+	}
+	base := filepath.Base(p)
+	version, name := splitVersion(base)
+	if m := flywayVersioned.FindStringSubmatch(base); m != nil {
+		version, name = m[1], m[2]
+	}
+	if layout == LayoutDump || layout == LayoutPlain {
+		version = ""
+	}
+	f := File{Path: p, Version: version, Name: name, Layout: layout, disk: p}
+	return []Tree{{Root: p, Layout: layout, Files: []File{f}}}, nil
+}
+
+// findTrees looks for a tree at dir, then one and two directories down.
+// visited holds resolved directories so that symlink loops end.
+func findTrees(dir, display string, forced Layout, depth int, visited map[string]bool) ([]Tree, []Diagnostic) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, []Diagnostic{pathError(display, err)}
+	}
+	if visited[real] {
+		return nil, nil
+	}
+	visited[real] = true
+	sc, err := scanDir(dir)
+	if err != nil {
+		return nil, []Diagnostic{pathError(display, err)}
+	}
+	layout := forced
+	if layout == "" {
+		layout = detectDir(dir, sc)
+	}
+	if layout != "" {
+		tree, diags := listTree(dir, display, layout, sc)
+		if len(tree.Files) > 0 || tree.Skipped > 0 || len(diags) > 0 {
+			return []Tree{tree}, diags
+		}
+	}
+	if depth >= maxTreeDepth {
+		return nil, nil
+	}
+	var trees []Tree
+	var diags []Diagnostic
+	for _, sub := range sc.subdirs {
+		if ignoredDir(sub) {
+			continue
+		}
+		t, d := findTrees(filepath.Join(dir, sub), filepath.Join(display, sub), forced, depth+1, visited)
+		trees = append(trees, t...)
+		diags = append(diags, d...)
+	}
+	return trees, diags
+}
+
+// ignoredDir reports directories that never hold a project's migrations.
+func ignoredDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor"
+}
+
+// dirScan is what one directory holds, sorted by name.
+type dirScan struct {
+	sqlFiles []string
+	subdirs  []string
+	others   map[string]bool // every entry name
+}
+
+func scanDir(dir string) (dirScan, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return dirScan{}, err
+	}
+	sc := dirScan{others: map[string]bool{}}
+	for _, e := range entries {
+		name := e.Name()
+		sc.others[name] = true
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			info, err := os.Stat(filepath.Join(dir, name))
+			// A dangling link named like a migration is kept so that
+			// reading it reports the broken migration.
+			isDir = err == nil && info.IsDir()
+		}
+		switch {
+		case isDir:
+			sc.subdirs = append(sc.subdirs, name)
+		case strings.EqualFold(filepath.Ext(name), ".sql"):
+			sc.sqlFiles = append(sc.sqlFiles, name)
+		}
+	}
+	return sc, nil
+}
+
+// detectDir guesses the layout of a directory, or "" when it holds no
+// migrations of its own.
+func detectDir(dir string, sc dirScan) Layout {
+	if sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy") {
+		return LayoutSqitch
+	}
+	if sc.others["migration_lock.toml"] {
+		return LayoutPrisma
+	}
+	prisma, dirs := 0, 0
+	for _, sub := range sc.subdirs {
+		if v, _ := splitVersion(sub); v == "" {
+			continue
+		}
+		if fileExists(filepath.Join(dir, sub, "migration.sql")) {
+			prisma++
+		}
+		if fileExists(filepath.Join(dir, sub, "up.sql")) {
+			dirs++
+		}
+	}
+	switch {
+	case dirs > 0 && dirs >= prisma:
+		return LayoutDirs
+	case prisma > 0:
+		return LayoutPrisma
+	}
+	if len(sc.sqlFiles) == 0 {
+		return ""
+	}
+	return detectSQLFiles(dir, sc.sqlFiles)
+}
+
+// detectSQLFiles guesses the layout of a directory of .sql files from their
+// names, then from markers in their content (the most common marker wins).
+func detectSQLFiles(dir string, names []string) Layout {
+	migrateNames, flyway := 0, 0
+	for _, n := range names {
+		lower := strings.ToLower(n)
+		if dialectUp.MatchString(lower) {
+			return LayoutMultiDialect
+		}
+		if strings.HasSuffix(lower, ".up.sql") || strings.HasSuffix(lower, ".down.sql") {
+			migrateNames++
+		}
+		if flywayVersioned.MatchString(n) || flywayRepeat.MatchString(n) || flywayUndo.MatchString(n) {
+			flyway++
+		}
+	}
+	if migrateNames > 0 && migrateNames >= flyway {
+		return LayoutGolangMigrate
+	}
+	if flyway > 0 {
+		return LayoutFlyway
+	}
+	votes := map[Layout]int{}
+	var lastData []byte
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			continue // reported when the file is read for replay
+		}
+		lastData = data
+		if l := contentLayout(data); l != "" {
+			votes[l]++
+		}
+	}
+	best, bestVotes := Layout(""), 0
+	for _, l := range allLayouts { // fixed order so ties are stable
+		if l != LayoutDump && votes[l] > bestVotes {
+			best, bestVotes = l, votes[l]
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if len(names) == 1 && (votes[LayoutDump] > 0 || len(lastData) >= dumpMinSize || names[0] == "structure.sql") {
+		return LayoutDump
+	}
+	return LayoutPlain
+}
+
+func hasName(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// splitVersion cuts a leading version off a name: "20190226_add" gives
+// ("20190226", "add"); diesel's "2019-02-26-002946_add" gives
+// ("2019-02-26-002946", "add"). Separators are allowed inside the version
+// when digits follow them; "_" only when another separator follows the
+// digits after it (20230101_120000_add), since "_" also ends the version.
+func splitVersion(name string) (version, rest string) {
+	name = strings.TrimSuffix(name, filepath.Ext(name))
+	i := digitsAt(name, 0)
+	if i == 0 {
+		return "", name
+	}
+	for i < len(name) {
+		c := name[i]
+		if c != '-' && c != '.' && c != '_' {
+			break
+		}
+		j := digitsAt(name, i+1)
+		if j == i+1 {
+			break
+		}
+		if c == '_' && (j >= len(name) || !strings.ContainsRune("-._", rune(name[j]))) {
+			break
+		}
+		i = j
+	}
+	rest = strings.TrimLeft(name[i:], "_-.")
+	return name[:i], rest
+}
+
+// digitsAt returns the end of the run of ASCII digits starting at i.
+func digitsAt(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// sortFiles orders files by cmp (ties by path) and reports files that
+// claim the same version; only the first of them is kept.
+func sortFiles(files []File, cmp func(a, b File) int) ([]File, []Diagnostic) {
+	sort.SliceStable(files, func(i, j int) bool {
+		if c := cmp(files[i], files[j]); c != 0 {
+			return c < 0
+		}
+		return files[i].Path < files[j].Path
+	})
+	var kept []File
+	var diags []Diagnostic
+	for _, f := range files {
+		if n := len(kept); n > 0 && f.Version != "" && kept[n-1].Version != "" && cmp(kept[n-1], f) == 0 {
+			diags = append(diags, Diagnostic{Level: Error, Message: fmt.Sprintf(
+				"duplicate migration version %s: %s and %s both claim it; %s is not used, rename one of them",
+				f.Version, kept[n-1].Path, f.Path, f.Path)})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, diags
+}

@@ -1,0 +1,5 @@
+-- migrate:up
+CREATE TABLE shops (id bigint PRIMARY KEY, name text NOT NULL);
+
+-- migrate:down
+DROP TABLE shops;

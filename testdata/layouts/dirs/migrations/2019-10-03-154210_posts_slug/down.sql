@@ -1,0 +1,1 @@
+DROP INDEX posts_slug; ALTER TABLE posts DROP COLUMN slug;

@@ -1,0 +1,1 @@
+CREATE OR REPLACE FUNCTION audit_noop() RETURNS void LANGUAGE sql AS $$ SELECT $$;

@@ -1,0 +1,1 @@
+CREATE TABLE merchants (id bigint PRIMARY KEY, name text NOT NULL);

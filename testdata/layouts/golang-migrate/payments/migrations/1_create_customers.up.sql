@@ -1,0 +1,5 @@
+CREATE TABLE customers (
+    id bigserial PRIMARY KEY,
+    email text NOT NULL,
+    external_id text
+);

@@ -1,0 +1,1 @@
+CREATE TABLE sessions (id bigint AUTO_INCREMENT PRIMARY KEY, token varchar(64));

@@ -1,0 +1,1 @@
+CREATE TABLE sessions (id bigserial PRIMARY KEY, token text);

@@ -1,0 +1,1 @@
+ALTER TABLE sessions ADD COLUMN user_id integer;

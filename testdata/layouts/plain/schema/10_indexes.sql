@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX tickets_event_seat ON tickets (event_id, seat);

@@ -1,0 +1,1 @@
+-- revert a_user_keys

@@ -1,0 +1,1 @@
+-- verify a_user_keys

@@ -1,0 +1,1 @@
+-- verify zz_appschema
