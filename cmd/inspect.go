@@ -234,14 +234,14 @@ func dataNotes(d *audit.DataCounts) []string {
 		case p.NullRows == 0:
 			b.WriteString("no row holds NULL, so making it NOT NULL is safe today")
 		default:
-			fmt.Fprintf(&b, "%s NULL", countNoun(p.NullRows, "row holds", "rows hold"))
+			fmt.Fprintf(&b, "%s NULL", countWords(p.NullRows, "row holds", "rows hold"))
 		}
 		switch {
 		case p.CollidingGroupsSkipped != "":
 			fmt.Fprintf(&b, "; collision count skipped (%s)", p.CollidingGroupsSkipped)
 		case p.CollidingGroups > 0:
 			fmt.Fprintf(&b, "; %s if NULLs were equal: the hole was used, and a NULLS NOT DISTINCT or split index fails to build until they are resolved",
-				countNoun(p.CollidingGroups, "group of rows already collides", "groups of rows already collide"))
+				countWords(p.CollidingGroups, "group of rows already collides", "groups of rows already collide"))
 		case p.NullRows > 0:
 			b.WriteString("; no rows collide yet")
 		}
@@ -250,7 +250,7 @@ func dataNotes(d *audit.DataCounts) []string {
 	return notes
 }
 
-func countNoun(n int64, one, many string) string {
+func countWords(n int64, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
