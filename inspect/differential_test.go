@@ -54,7 +54,9 @@ var knownDisagreements = map[string]string{
 // server is right.
 func TestDifferential(t *testing.T) {
 	adminConn(t).Close(context.Background()) // skip without a server
-	agreed := 0                              // findings both sides reported: the comparison is not of empty lists only
+	// agreed counts findings both sides reported, so that the comparison is
+	// not of empty lists only.
+	agreed := 0
 	defer func() {
 		if agreed == 0 && !t.Failed() {
 			t.Error("no input produced any finding: the comparison proved nothing")
