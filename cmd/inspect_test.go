@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -192,6 +194,101 @@ func TestInspectUsageErrors(t *testing.T) {
 	} {
 		if code, _, errOut := runInspectCmd(t, nil, args...); code != ExitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+// exampleTree is the migration tree lint and inspect must agree on.
+const exampleTree = "../testdata/inspect/example"
+
+type jsonFindingKey struct {
+	Rule     string   `json:"rule"`
+	Severity string   `json:"severity"`
+	Object   string   `json:"object"`
+	Columns  []string `json:"columns"`
+	Notes    []string `json:"notes"`
+}
+
+func findingsJSON(t *testing.T, out string) []jsonFindingKey {
+	t.Helper()
+	var doc struct {
+		Findings []jsonFindingKey `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, out)
+	}
+	return doc.Findings
+}
+
+func keysOf(fs []jsonFindingKey) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s %s %s (%s)", f.Severity, f.Rule, f.Object, strings.Join(f.Columns, ", ")))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// applyTree builds a database from the tree's up migrations, in order.
+func applyTree(t *testing.T, dir string) string {
+	t.Helper()
+	ups, err := filepath.Glob(filepath.Join(dir, "migrations", "*.up.sql"))
+	if err != nil || len(ups) == 0 {
+		t.Fatalf("no up migrations in %s: %v", dir, err)
+	}
+	slices.Sort(ups)
+	var sql strings.Builder
+	for _, f := range ups {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql.Write(b)
+		sql.WriteString("\n")
+	}
+	return inspectTestDB(t, sql.String())
+}
+
+// The issue's acceptance: inspect on a database built from the example tree
+// reports what lint reports on the tree, exits 1, and with --data counts
+// the rows the test inserted.
+func TestInspectMatchesLintOnExampleTree(t *testing.T) {
+	dsn := applyTree(t, exampleTree)
+	lintCode, lintOut, lintErr := runInspectCmd(t, nil, "lint", "--format", "json", exampleTree)
+	if lintCode != ExitFindings {
+		t.Fatalf("lint exit %d\n%s", lintCode, lintErr)
+	}
+	code, out, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--format", "json")
+	if code != ExitFindings {
+		t.Fatalf("inspect exit %d\n%s", code, errOut)
+	}
+	want, got := keysOf(findingsJSON(t, lintOut)), keysOf(findingsJSON(t, out))
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("findings differ\n lint:    %q\n inspect: %q", want, got)
+	}
+
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `
+		INSERT INTO events (organization_id, external_subscription_id, transaction_id) VALUES
+		  (1, NULL, 'tx-1'), (1, NULL, 'tx-1'), (1, NULL, 'tx-1'), (1, NULL, 'tx-2'), (2, 'sub', 'tx-1');
+		INSERT INTO customers VALUES (1, NULL), (2, NULL), (3, 'ref')`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--format", "json", "--data")
+	notes := map[string]string{}
+	for _, f := range findingsJSON(t, out) {
+		notes[f.Object] = strings.Join(f.Notes, " | ")
+	}
+	for object, want := range map[string]string{
+		"public.events.index_unique_transaction_id":   "data: external_subscription_id: 4 rows hold NULL; 1 group of rows already collides",
+		"public.customers.customers_external_ref_key": "data: external_ref: 2 rows hold NULL; 1 group of rows already collides",
+	} {
+		if !strings.Contains(notes[object], want) {
+			t.Errorf("%s notes %q, want %q", object, notes[object], want)
 		}
 	}
 }
