@@ -17,7 +17,8 @@ import (
 )
 
 // differentialInputs are the SQL inputs lint and inspect must agree on: every
-// rule fixture, every replay fixture and every example tree.
+// rule fixture, every replay fixture and every example tree (the shared
+// testdata/examples, when there is one, and inspect's own).
 func differentialInputs(t *testing.T) []string {
 	t.Helper()
 	var inputs []string
@@ -29,6 +30,7 @@ func differentialInputs(t *testing.T) []string {
 		inputs = append(inputs, files...)
 	}
 	trees, _ := filepath.Glob("../testdata/examples/*")
+	trees = append(trees, "../testdata/inspect/example")
 	for _, tree := range trees {
 		if info, err := os.Stat(tree); err == nil && info.IsDir() {
 			inputs = append(inputs, tree)
