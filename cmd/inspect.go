@@ -118,6 +118,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	catalogTrips := sess.RoundTrips()
 	pgVersion := sess.ServerMajor()
 	if o.pgVersionSet {
 		pgVersion = o.audit.PGVersion
@@ -129,7 +130,11 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	}
 	if o.audit.Verbose {
 		fmt.Fprintf(s.Err, "inspect: %s, PostgreSQL %d.%d: %d tables, %d indexes read in %d round trips\n",
-			where(sess), sess.ServerMajor(), sess.ServerVersion%10000, snap.Tables, snap.Indexes, sess.RoundTrips())
+			where(sess), sess.ServerMajor(), sess.ServerVersion%10000, snap.Tables, snap.Indexes, catalogTrips)
+		if o.Data {
+			fmt.Fprintf(s.Err, "inspect: data checks took %d more round trips\n", sess.RoundTrips()-catalogTrips)
+		}
+		fmt.Fprintf(s.Err, "inspect: catalog queries (one batch): %s\n", strings.Join(inspect.QueryNames(sess.ServerVersion), ", "))
 	}
 	doc := &report.Document{
 		Tool:     report.ToolName,

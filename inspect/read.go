@@ -112,3 +112,12 @@ func readOne(results pgx.BatchResults, q catalogQuery, b *builder) error {
 	}
 	return rows.Err()
 }
+
+// QueryNames names the catalog queries ReadCatalog sends, in order, for -v.
+func QueryNames(version int) []string {
+	var out []string
+	for _, q := range catalogQueries(version) {
+		out = append(out, q.name)
+	}
+	return out
+}
