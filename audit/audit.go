@@ -137,8 +137,32 @@ type Finding struct {
 	// Suppressed is set when an ignore directive or config entry silenced
 	// the finding. Suppressed findings stay in JSON and SARIF, marked.
 	Suppressed *Suppression
+	// Data holds what the live data checks (inspect --data) counted for the
+	// finding; nil when they did not run.
+	Data *DataCounts
 
 	severitySet bool
+}
+
+// DataCounts are the live data checks of one finding, one entry per nullable
+// key part.
+type DataCounts struct {
+	Parts []PartCounts
+}
+
+// PartCounts are the counts for one key part that may be NULL. A count whose
+// Skipped text is set did not finish (timed out, no privilege) and says why.
+type PartCounts struct {
+	Part string
+	// NullRows counts rows the index covers with NULL in Part: zero means
+	// the part can be made NOT NULL today.
+	NullRows        int64
+	NullRowsSkipped string
+	// CollidingGroups counts groups of those rows that agree on every other
+	// key part: how often the hole was used, and what makes a NULLS NOT
+	// DISTINCT or split index fail to build.
+	CollidingGroups        int64
+	CollidingGroupsSkipped string
 }
 
 // WithSeverity returns f with an explicit severity that Report keeps.

@@ -1,0 +1,263 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/inspect"
+	"github.com/idemcheck/idemcheck/report"
+)
+
+func init() { register(newInspectCmd) }
+
+// inspectOptions are the inspect command's flags.
+type inspectOptions struct {
+	audit   auditFlags
+	DSN     string
+	Schemas []string
+	Tables  []string
+	Timeout time.Duration
+	Data    bool
+	// pgVersionSet is true when --pg-version was given: it then overrides
+	// the server's own version for fixes.
+	pgVersionSet bool
+}
+
+func newInspectCmd(s *Streams) *cobra.Command {
+	opts := &inspectOptions{}
+	c := &cobra.Command{
+		Use:   "inspect [--dsn DSN]",
+		Short: "Audit a live PostgreSQL database, read-only",
+		Long: `inspect reads the catalog of a running PostgreSQL database (12 or later) in one
+read-only transaction and runs the same rules as lint, plus invalid-unique-index.
+
+Connection settings follow libpq: --dsn (a postgres:// URL or key=value
+settings), else DATABASE_URL, else the PG* environment variables, ~/.pgpass
+and service files. With --data it also counts, for each finding, the rows that
+hold NULL in the key and the groups of rows that already collide.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.pgVersionSet = c.Flags().Changed("pg-version")
+			return runInspect(c.Context(), opts, s)
+		},
+	}
+	opts.audit.addTo(c)
+	fl := c.Flags()
+	fl.StringVar(&opts.DSN, "dsn", "", "connection string: postgres:// URL or key=value (default DATABASE_URL, then PG* variables)")
+	fl.StringArrayVar(&opts.Schemas, "schema", nil, "audit only schemas matching this glob (repeatable)")
+	fl.StringArrayVar(&opts.Tables, "table", nil, "audit only tables matching this glob, or schema.table glob (repeatable)")
+	fl.DurationVar(&opts.Timeout, "timeout", inspect.DefaultTimeout, "statement and lock timeout for every query, and the connection timeout")
+	fl.BoolVar(&opts.Data, "data", false, "also count NULL keys and colliding rows (reads table data)")
+	return c
+}
+
+// inspectSettings are the flags checked and turned into typed values.
+type inspectSettings struct {
+	rules      []*audit.Rule
+	severities map[string]audit.Severity
+	threshold  failThreshold
+	color      bool
+}
+
+func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
+	var st inspectSettings
+	var err error
+	if err = o.audit.checkFormat(); err != nil {
+		return st, err
+	}
+	if o.pgVersionSet {
+		if err = o.audit.checkPGVersion(); err != nil {
+			return st, err
+		}
+	}
+	if o.Timeout <= 0 {
+		return st, usageError("--timeout must be positive, got %s", o.Timeout)
+	}
+	if st.threshold, err = o.audit.failThreshold(); err != nil {
+		return st, err
+	}
+	if st.rules, err = o.audit.selectRules(); err != nil {
+		return st, err
+	}
+	if st.severities, err = o.audit.severityOverrides(); err != nil {
+		return st, err
+	}
+	if st.color, err = o.audit.useColor(s); err != nil {
+		return st, err
+	}
+	filter := inspect.Filter{Schemas: o.Schemas, Tables: o.Tables}
+	if err = filter.Validate(); err != nil {
+		return st, usageError("%v", err)
+	}
+	return st, nil
+}
+
+// runInspect connects, reads the catalog, runs the rules (and the data
+// checks), prints the report and says which exit status the result deserves.
+func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	st, err := o.settings(s)
+	if err != nil {
+		return err
+	}
+	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.DSN, Getenv: s.Getenv, Timeout: o.Timeout})
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	defer sess.Close(context.Background())
+	snap, err := sess.ReadCatalog(ctx, inspect.Filter{Schemas: o.Schemas, Tables: o.Tables})
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	catalogTrips := sess.RoundTrips()
+	pgVersion := sess.ServerMajor()
+	if o.pgVersionSet {
+		pgVersion = o.audit.PGVersion
+	}
+	findings := audit.Run(snap.Catalog, st.rules, audit.Options{PGVersion: pgVersion, Live: true})
+	applySeverities(findings, st.severities)
+	if o.Data {
+		runDataChecks(ctx, sess, snap, findings, s)
+	}
+	if o.audit.Verbose {
+		fmt.Fprintf(s.Err, "inspect: %s, PostgreSQL %d.%d: %d tables, %d indexes read in %d round trips\n",
+			where(sess), sess.ServerMajor(), sess.ServerVersion%10000, snap.Tables, snap.Indexes, catalogTrips)
+		if o.Data {
+			fmt.Fprintf(s.Err, "inspect: data checks took %d more round trips\n", sess.RoundTrips()-catalogTrips)
+		}
+		fmt.Fprintf(s.Err, "inspect: catalog queries (one batch): %s\n", strings.Join(inspect.QueryNames(sess.ServerVersion), ", "))
+	}
+	doc := &report.Document{
+		Tool:     report.ToolName,
+		Inputs:   []report.Input{{Path: where(sess), Layout: "live"}},
+		Findings: findings,
+		Summary:  report.Summary{Elapsed: time.Since(start)},
+	}
+	if err := writeInspectReport(s, o, st, doc); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if st.threshold.fails(findings) {
+		return exitWith(ExitFindings)
+	}
+	return nil
+}
+
+func writeInspectReport(s *Streams, o *inspectOptions, st inspectSettings, doc *report.Document) error {
+	if o.audit.Format == "json" {
+		return report.JSON(s.Out, doc)
+	}
+	return report.Text(s.Out, doc, report.TextOptions{Color: st.color, Verbose: o.audit.Verbose})
+}
+
+// where names the database without any secret: postgres://user@host:port/db.
+func where(sess *inspect.Session) string {
+	return fmt.Sprintf("postgres://%s@%s:%d/%s", sess.User, sess.Host, sess.Port, sess.Database)
+}
+
+// runDataChecks counts, for each finding about nullable key parts, the rows
+// holding NULL there and the groups that already collide, and stores the
+// counts on the finding (Data, and a note people can read).
+func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Snapshot, findings []audit.Finding, s *Streams) {
+	indexes := indexesByObject(snap.Catalog)
+	var checks []inspect.DataCheck
+	var owners []int
+	for i, f := range findings {
+		target, ok := indexes[f.Object]
+		if !ok || len(f.Columns) == 0 {
+			continue
+		}
+		checks = append(checks, inspect.DataCheck{Table: target.table, Index: target.index, Parts: f.Columns})
+		owners = append(owners, i)
+	}
+	var progress inspect.Progress
+	if s.ErrTerminal {
+		progress = func(done, total int, object string) {
+			if object == "" {
+				fmt.Fprintf(s.Err, "\r\033[Kdata checks: %d of %d queries done\n", done, total)
+				return
+			}
+			fmt.Fprintf(s.Err, "\r\033[Kdata checks: %d of %d queries, %s", done, total, object)
+		}
+	}
+	results := sess.CheckData(ctx, snap, checks, progress)
+	for k, parts := range results {
+		f := &findings[owners[k]]
+		f.Data = dataCounts(parts)
+		f.Notes = append(f.Notes, dataNotes(f.Data)...)
+	}
+}
+
+type indexTarget struct {
+	table *catalog.Table
+	index *catalog.Index
+}
+
+// indexesByObject maps "schema.table.index", the Object of a live finding,
+// to the table and index.
+func indexesByObject(cat *catalog.Catalog) map[string]indexTarget {
+	out := map[string]indexTarget{}
+	for _, t := range cat.Tables() {
+		for _, ix := range t.Indexes {
+			out[t.QualifiedName()+"."+ix.Name] = indexTarget{t, ix}
+		}
+	}
+	return out
+}
+
+func dataCounts(parts []inspect.PartData) *audit.DataCounts {
+	d := &audit.DataCounts{}
+	for _, p := range parts {
+		d.Parts = append(d.Parts, audit.PartCounts{
+			Part:                   p.Part,
+			NullRows:               p.NullRows.N,
+			NullRowsSkipped:        p.NullRows.Skipped,
+			CollidingGroups:        p.CollidingGroups.N,
+			CollidingGroupsSkipped: p.CollidingGroups.Skipped,
+		})
+	}
+	return d
+}
+
+// dataNotes says what the counts mean, one note per part.
+func dataNotes(d *audit.DataCounts) []string {
+	var notes []string
+	for _, p := range d.Parts {
+		var b strings.Builder
+		fmt.Fprintf(&b, "data: %s: ", p.Part)
+		switch {
+		case p.NullRowsSkipped != "":
+			fmt.Fprintf(&b, "NULL count skipped (%s)", p.NullRowsSkipped)
+		case p.NullRows == 0:
+			b.WriteString("no row holds NULL, so making it NOT NULL is safe today")
+		default:
+			fmt.Fprintf(&b, "%s NULL", countWords(p.NullRows, "row holds", "rows hold"))
+		}
+		switch {
+		case p.CollidingGroupsSkipped != "":
+			fmt.Fprintf(&b, "; collision count skipped (%s)", p.CollidingGroupsSkipped)
+		case p.CollidingGroups > 0:
+			fmt.Fprintf(&b, "; %s if NULLs were equal: the hole was used, and a NULLS NOT DISTINCT or split index fails to build until they are resolved",
+				countWords(p.CollidingGroups, "group of rows already collides", "groups of rows already collide"))
+		case p.NullRows > 0:
+			b.WriteString("; no rows collide yet")
+		}
+		notes = append(notes, b.String())
+	}
+	return notes
+}
+
+func countWords(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,294 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// inspectTestServer is the PostgreSQL the inspect command tests use.
+func inspectTestServer() string {
+	if dsn := os.Getenv("IDEMCHECK_TEST_DSN"); dsn != "" {
+		return dsn
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+var inspectDBs atomic.Int64
+
+// inspectTestDB creates a throwaway database from SQL and returns its URL.
+// Without a server the test is skipped (failed under CI=true).
+func inspectTestDB(t *testing.T, setup string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, inspectTestServer())
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no PostgreSQL for the inspect tests (IDEMCHECK_TEST_DSN): %v", err)
+		}
+		t.Skipf("no PostgreSQL reachable for the inspect tests (set IDEMCHECK_TEST_DSN): %v", err)
+	}
+	name := fmt.Sprintf("idemcheck_cmd_inspect_%d_%d", os.Getpid(), inspectDBs.Add(1))
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		admin.Close(context.Background())
+	})
+	u, err := url.Parse(inspectTestServer())
+	if err != nil {
+		t.Fatalf("IDEMCHECK_TEST_DSN must be a URL for the command tests: %v", err)
+	}
+	u.Path = "/" + name
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, setup, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	return u.String()
+}
+
+// runInspectCmd runs `idemcheck args...` with captured output.
+func runInspectCmd(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	s := &Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, Getenv: func(k string) string { return env[k] }}
+	code = Run(s, args)
+	return code, out.String(), errOut.String()
+}
+
+const inspectHoleSchema = `
+CREATE TABLE events (id bigint PRIMARY KEY, org bigint NOT NULL, sub text, tx text NOT NULL);
+CREATE UNIQUE INDEX events_idempotency ON events (org, sub, tx);
+CREATE TABLE clean (org bigint NOT NULL, ref text NOT NULL, UNIQUE (org, ref));
+INSERT INTO events VALUES (1, 1, NULL, 'a'), (2, 1, NULL, 'a'), (3, 1, NULL, 'a'), (4, 2, NULL, 'b'), (5, 2, 'x', 'b');
+`
+
+func TestInspectFindsTheHole(t *testing.T) {
+	dsn := inspectTestDB(t, inspectHoleSchema)
+	code, out, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--color", "never")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "public.events.events_idempotency: error nullable-key") {
+		t.Errorf("the finding is not named by its object:\n%s", out)
+	}
+	if strings.Contains(out, "public.clean") {
+		t.Errorf("a closed index was reported:\n%s", out)
+	}
+	if strings.Contains(out, "data:") {
+		t.Errorf("data checks ran without --data:\n%s", out)
+	}
+	// --table narrows to the clean table: nothing to report.
+	if code, out, _ := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--table", "clean"); code != ExitOK || strings.Contains(out, "events") {
+		t.Errorf("--table clean: exit %d\n%s", code, out)
+	}
+}
+
+func TestInspectDataCounts(t *testing.T) {
+	dsn := inspectTestDB(t, inspectHoleSchema)
+	code, out, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--data", "--format", "json")
+	if code != ExitFindings {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var doc struct {
+		Findings []struct {
+			Rule, Object string
+			Notes        []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, out)
+	}
+	var notes []string
+	for _, f := range doc.Findings {
+		if f.Object == "public.events.events_idempotency" {
+			notes = f.Notes
+		}
+	}
+	// Four rows have no sub; (1, a) three times and (2, b) once: one group
+	// already collides.
+	want := "data: sub: 4 rows hold NULL; 1 group of rows already collides"
+	if len(notes) == 0 || !strings.HasPrefix(notes[len(notes)-1], want) {
+		t.Errorf("notes %q, want one starting %q", notes, want)
+	}
+	if strings.Contains(errOut, "data checks") {
+		t.Errorf("progress on a stderr that is not a terminal: %q", errOut)
+	}
+}
+
+func TestInspectProgressOnTerminal(t *testing.T) {
+	dsn := inspectTestDB(t, inspectHoleSchema)
+	var out, errOut bytes.Buffer
+	s := &Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, ErrTerminal: true, Getenv: func(string) string { return "" }}
+	if code := Run(s, []string{"inspect", "--dsn", dsn, "--data"}); code != ExitFindings {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "data checks: 2 of 2 queries done") {
+		t.Errorf("no progress line on a terminal: %q", errOut.String())
+	}
+}
+
+func TestInspectVerboseSaysRoundTrips(t *testing.T) {
+	dsn := inspectTestDB(t, inspectHoleSchema)
+	_, _, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "-v", "--fail-on", "none")
+	if !strings.Contains(errOut, "2 tables, 3 indexes read in 2 round trips") {
+		t.Errorf("-v: %q", errOut)
+	}
+}
+
+// DATABASE_URL is read when --dsn is missing.
+func TestInspectDatabaseURL(t *testing.T) {
+	dsn := inspectTestDB(t, inspectHoleSchema)
+	code, out, errOut := runInspectCmd(t, map[string]string{"DATABASE_URL": dsn}, "inspect")
+	if code != ExitFindings || !strings.Contains(out, "events_idempotency") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestInspectConnectionFailure(t *testing.T) {
+	const secret = "Horse-Battery-Staple-7"
+	for _, format := range []string{"text", "json"} {
+		for _, dsn := range []string{
+			"postgres://idemcheck:" + secret + "@127.0.0.1:1/app?sslmode=disable",
+			"host=127.0.0.1 port=1 user=idemcheck password=" + secret + " dbname=app sslmode=disable",
+		} {
+			code, out, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--format", format, "--timeout", "5s")
+			if code != ExitUsage {
+				t.Errorf("exit %d, want 2", code)
+			}
+			all := out + errOut
+			if strings.Contains(all, secret) {
+				t.Fatalf("the password leaked:\n%s", all)
+			}
+			if lines := strings.Count(strings.TrimSpace(errOut), "\n"); lines != 0 || !strings.Contains(errOut, "host=127.0.0.1 port=1 user=idemcheck database=app") {
+				t.Errorf("want one line naming host, port, user and database, got %q", errOut)
+			}
+		}
+	}
+}
+
+func TestInspectUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"inspect", "--timeout", "0s"},
+		{"inspect", "--table", "[a-"},
+		{"inspect", "--format", "yaml"},
+		{"inspect", "--rule", "no-such-rule"},
+		{"inspect", "extra-argument"},
+	} {
+		if code, _, errOut := runInspectCmd(t, nil, args...); code != ExitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+// exampleTree is the migration tree lint and inspect must agree on.
+const exampleTree = "../testdata/inspect/example"
+
+type jsonFindingKey struct {
+	Rule     string   `json:"rule"`
+	Severity string   `json:"severity"`
+	Object   string   `json:"object"`
+	Columns  []string `json:"columns"`
+	Notes    []string `json:"notes"`
+}
+
+func findingsJSON(t *testing.T, out string) []jsonFindingKey {
+	t.Helper()
+	var doc struct {
+		Findings []jsonFindingKey `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, out)
+	}
+	return doc.Findings
+}
+
+func keysOf(fs []jsonFindingKey) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s %s %s (%s)", f.Severity, f.Rule, f.Object, strings.Join(f.Columns, ", ")))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// applyTree builds a database from the tree's up migrations, in order.
+func applyTree(t *testing.T, dir string) string {
+	t.Helper()
+	ups, err := filepath.Glob(filepath.Join(dir, "migrations", "*.up.sql"))
+	if err != nil || len(ups) == 0 {
+		t.Fatalf("no up migrations in %s: %v", dir, err)
+	}
+	slices.Sort(ups)
+	var sql strings.Builder
+	for _, f := range ups {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql.Write(b)
+		sql.WriteString("\n")
+	}
+	return inspectTestDB(t, sql.String())
+}
+
+// The issue's acceptance: inspect on a database built from the example tree
+// reports what lint reports on the tree, exits 1, and with --data counts
+// the rows the test inserted.
+func TestInspectMatchesLintOnExampleTree(t *testing.T) {
+	dsn := applyTree(t, exampleTree)
+	lintCode, lintOut, lintErr := runInspectCmd(t, nil, "lint", "--format", "json", exampleTree)
+	if lintCode != ExitFindings {
+		t.Fatalf("lint exit %d\n%s", lintCode, lintErr)
+	}
+	code, out, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--format", "json")
+	if code != ExitFindings {
+		t.Fatalf("inspect exit %d\n%s", code, errOut)
+	}
+	want, got := keysOf(findingsJSON(t, lintOut)), keysOf(findingsJSON(t, out))
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("findings differ\n lint:    %q\n inspect: %q", want, got)
+	}
+
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `
+		INSERT INTO events (organization_id, external_subscription_id, transaction_id) VALUES
+		  (1, NULL, 'tx-1'), (1, NULL, 'tx-1'), (1, NULL, 'tx-1'), (1, NULL, 'tx-2'), (2, 'sub', 'tx-1');
+		INSERT INTO customers VALUES (1, NULL), (2, NULL), (3, 'ref')`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--format", "json", "--data")
+	notes := map[string]string{}
+	for _, f := range findingsJSON(t, out) {
+		notes[f.Object] = strings.Join(f.Notes, " | ")
+	}
+	for object, want := range map[string]string{
+		"public.events.index_unique_transaction_id":   "data: external_subscription_id: 4 rows hold NULL; 1 group of rows already collides",
+		"public.customers.customers_external_ref_key": "data: external_ref: 2 rows hold NULL; 1 group of rows already collides",
+	} {
+		if !strings.Contains(notes[object], want) {
+			t.Errorf("%s notes %q, want %q", object, notes[object], want)
+		}
+	}
+}

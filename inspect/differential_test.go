@@ -1,0 +1,147 @@
+package inspect
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/sqlparse"
+)
+
+// differentialInputs are the SQL inputs lint and inspect must agree on: every
+// rule fixture, every replay fixture and every example tree (the shared
+// testdata/examples, when there is one, and inspect's own).
+func differentialInputs(t *testing.T) []string {
+	t.Helper()
+	var inputs []string
+	for _, pattern := range []string{"../testdata/rules/*/*.sql", "../testdata/replay/*.sql"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, files...)
+	}
+	trees, _ := filepath.Glob("../testdata/examples/*")
+	trees = append(trees, "../testdata/inspect/example")
+	for _, tree := range trees {
+		if info, err := os.Stat(tree); err == nil && info.IsDir() {
+			inputs = append(inputs, tree)
+		}
+	}
+	if len(inputs) == 0 {
+		t.Fatal("no fixtures found under ../testdata")
+	}
+	return inputs
+}
+
+// knownDisagreements are inputs where replay and the server disagree today,
+// with why. Each must still disagree: when one is fixed, the test says so
+// and the entry goes.
+var knownDisagreements = map[string]string{
+	"rules/nullable-key/not_null_everywhere.sql": "the identity column id owns the sequence payments_id_seq, so the server " +
+		"rejects CREATE UNIQUE INDEX payments_id_seq (42P07); replay does not reserve identity and serial sequence names",
+}
+
+// TestDifferential applies each input to a fresh database on the real
+// server, inspects it, and requires the same findings (rule, object, key
+// parts, severity) as replaying the same input. Where they differ, the
+// server is right.
+func TestDifferential(t *testing.T) {
+	adminConn(t).Close(context.Background()) // skip without a server
+	// agreed counts findings both sides reported, so that the comparison is
+	// not of empty lists only.
+	agreed := 0
+	defer func() {
+		if agreed == 0 && !t.Failed() {
+			t.Error("no input produced any finding: the comparison proved nothing")
+		}
+	}()
+	for _, input := range differentialInputs(t) {
+		name := strings.TrimPrefix(input, "../testdata/")
+		t.Run(name, func(t *testing.T) {
+			replayed, statements := lintInput(t, input)
+			dsn := newTestDB(t, "")
+			if err := applyStatements(t, dsn, statements); err != nil {
+				if why, known := knownDisagreements[name]; known {
+					t.Logf("known disagreement: %s", why)
+					return
+				}
+				t.Fatal(err)
+			}
+			if why, known := knownDisagreements[name]; known {
+				t.Fatalf("listed as a known disagreement (%s) but the server accepts it now: remove the entry", why)
+			}
+			s, snap := readTest(t, dsn, Filter{})
+			opts := audit.Options{PGVersion: s.ServerMajor()}
+			want := findingKeys(audit.Run(replayed, rulesFor(audit.Either), opts))
+			opts.Live = true
+			got := findingKeys(audit.Run(snap.Catalog, rulesFor(audit.Either), opts))
+			if !slices.Equal(got, want) {
+				t.Errorf("findings differ\n lint:    %s\n inspect: %s", strings.Join(want, "\n          "), strings.Join(got, "\n          "))
+				return
+			}
+			agreed += len(got)
+		})
+	}
+}
+
+// lintInput replays input the way lint does, and keeps the statements in
+// the order they were applied, to run them on the server next.
+func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Statement) {
+	t.Helper()
+	cat := catalog.New()
+	replayer := sqlparse.NewReplayer(cat)
+	var statements []sqlparse.Statement
+	loaded := sqlparse.Load([]string{input}, sqlparse.LoadOptions{Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
+		statements = append(statements, st)
+		return replayer.Apply(st)
+	}})
+	for _, d := range loaded.Diagnostics {
+		if d.Level == sqlparse.Error {
+			t.Fatalf("lint: %s", d)
+		}
+	}
+	return cat, statements
+}
+
+// applyStatements runs each statement on its own (CREATE INDEX CONCURRENTLY
+// cannot run in a transaction block).
+func applyStatements(t *testing.T, dsn string, statements []sqlparse.Statement) error {
+	t.Helper()
+	conn := connectTo(t, dsn)
+	for _, st := range statements {
+		if _, err := conn.Exec(context.Background(), st.Text, pgx.QueryExecModeSimpleProtocol); err != nil {
+			return fmt.Errorf("%s: the server rejects the statement that replay accepted: %v", st.Pos, err)
+		}
+	}
+	return nil
+}
+
+// rulesFor lists the registered rules that can run on both sources.
+func rulesFor(needs audit.Needs) []*audit.Rule {
+	var out []*audit.Rule
+	for _, r := range audit.Rules {
+		if r.Needs == needs {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// findingKeys are the parts of findings that must match across sources.
+func findingKeys(fs []audit.Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = fmt.Sprintf("%s %s %s (%s)", f.Severity, f.Rule, f.Object, strings.Join(f.Columns, ", "))
+	}
+	slices.Sort(out)
+	return out
+}

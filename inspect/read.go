@@ -1,0 +1,123 @@
+package inspect
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/jackc/pgx/v5"
+)
+
+// Snapshot is what ReadCatalog read: the catalog, and the server's own text
+// of each index's expressions, which the data checks put back into SQL
+// exactly as the server printed them.
+type Snapshot struct {
+	Catalog *catalog.Catalog
+	// IndexText holds the server's text for each index read.
+	IndexText map[*catalog.Index]*IndexText
+	// Tables counts the tables read (after the filter); Indexes likewise.
+	Tables, Indexes int
+}
+
+// IndexText is an index as pg_get_indexdef and pg_get_expr print it.
+type IndexText struct {
+	// Parts are the key parts (column names quoted as needed, or
+	// expressions), in order.
+	Parts []string
+	// Predicate is the WHERE clause, empty for a full index.
+	Predicate string
+}
+
+// builder collects rows from the catalog queries into a catalog.
+type builder struct {
+	cat     *catalog.Catalog
+	filter  Filter
+	version int
+	tables  map[int64]*catalog.Table
+	// columns maps a table's oid and attnum to the column name, for index
+	// keys, which pg_index stores as attribute numbers.
+	columns map[int64]map[int16]string
+	// expressions holds expression key parts by index oid and column
+	// number (1-based), read before the indexes that use them.
+	expressions map[int64]map[int]string
+	snap        *Snapshot
+}
+
+// catalogQuery is one query of the batch and the function that scans it.
+type catalogQuery struct {
+	name string
+	sql  string
+	scan func(pgx.Rows, *builder) error
+}
+
+// catalogQueries lists the queries in the order they must be scanned:
+// tables before the columns, checks and indexes that refer to them, and
+// index expressions before the indexes.
+func catalogQueries(version int) []catalogQuery {
+	return []catalogQuery{
+		{"schemas", schemasQuery, scanSchemas},
+		{"search path", searchPathQuery, scanSearchPath},
+		{"domains", domainsQuery, scanDomains},
+		{"tables", tablesQuery, scanTables},
+		{"columns", columnsQuery, scanColumns},
+		{"check constraints", checksQuery, scanChecks},
+		{"index expressions", indexExpressionsQuery, scanIndexExpressions},
+		{"indexes", indexesQuery(version), scanIndexes},
+	}
+}
+
+// ReadCatalog reads schemas, tables, columns, CHECK constraints and indexes
+// in one pipelined batch: one round trip, whatever the size of the database.
+func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	b := &builder{
+		cat:         &catalog.Catalog{Schemas: map[string]*catalog.Schema{}, ServerVersion: s.ServerVersion},
+		filter:      f,
+		version:     s.ServerVersion,
+		tables:      map[int64]*catalog.Table{},
+		columns:     map[int64]map[int16]string{},
+		expressions: map[int64]map[int]string{},
+	}
+	b.snap = &Snapshot{Catalog: b.cat, IndexText: map[*catalog.Index]*IndexText{}}
+	queries := catalogQueries(s.ServerVersion)
+	batch := &pgx.Batch{}
+	for _, q := range queries {
+		batch.Queue(q.sql)
+	}
+	results := s.conn.SendBatch(ctx, batch)
+	for _, q := range queries {
+		if err := readOne(results, q, b); err != nil {
+			results.Close()
+			return nil, s.queryError("reading "+q.name, err)
+		}
+	}
+	if err := results.Close(); err != nil {
+		return nil, s.queryError("reading the catalog", err)
+	}
+	return b.snap, nil
+}
+
+func readOne(results pgx.BatchResults, q catalogQuery, b *builder) error {
+	rows, err := results.Query()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := q.scan(rows, b); err != nil {
+			return fmt.Errorf("scanning a row: %w", err)
+		}
+	}
+	return rows.Err()
+}
+
+// QueryNames names the catalog queries ReadCatalog sends, in order, for -v.
+func QueryNames(version int) []string {
+	var out []string
+	for _, q := range catalogQueries(version) {
+		out = append(out, q.name)
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package inspect
+
+import (
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/jackc/pgx/v5"
+)
+
+// tablesQuery lists ordinary and partitioned tables with their parents
+// (pg_inherits holds both partition parents and INHERITS parents).
+// relispartition exists since PostgreSQL 10.
+const tablesQuery = `
+SELECT c.oid::int8, n.nspname::text, c.relname::text, c.relkind::text, c.relispartition,
+       coalesce(ARRAY(
+         SELECT pn.nspname || '.' || p.relname
+         FROM pg_catalog.pg_inherits i
+         JOIN pg_catalog.pg_class p ON p.oid = i.inhparent
+         JOIN pg_catalog.pg_namespace pn ON pn.oid = p.relnamespace
+         WHERE i.inhrelid = c.oid
+         ORDER BY i.inhseqno), '{}')::text[]
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p') AND ` + systemSchemaSQL + `
+ORDER BY 2, 3`
+
+func scanTables(rows pgx.Rows, b *builder) error {
+	var (
+		oid         int64
+		t           = &catalog.Table{}
+		kind        string
+		isPartition bool
+		parents     []string
+	)
+	if err := rows.Scan(&oid, &t.Schema, &t.Name, &kind, &isPartition, &parents); err != nil {
+		return err
+	}
+	if !b.filter.TableIncluded(t.Schema, t.Name) {
+		return nil
+	}
+	if kind == "p" {
+		t.Kind = catalog.Partitioned
+	}
+	if isPartition && len(parents) > 0 {
+		t.PartitionOf = parents[0]
+	} else {
+		t.Inherits = parents
+	}
+	b.cat.AddSchema(t.Schema).Tables[t.Name] = t
+	b.tables[oid] = t
+	b.snap.Tables++
+	return nil
+}

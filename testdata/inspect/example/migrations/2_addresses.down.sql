@@ -1,0 +1,2 @@
+DROP TABLE customers;
+DROP TABLE addresses;
