@@ -36,11 +36,23 @@ func NewReplayer(cat *catalog.Catalog) *Replayer {
 
 // Apply parses one statement with PostgreSQL's parser and applies it to the
 // catalog. A parse error is an Error diagnostic at the parser's position;
-// references to missing objects are Notes; everything else is silent.
-func (r *Replayer) Apply(st Statement) (diags []Diagnostic) {
-	stmts, perr := parseStatement(&st)
-	if perr != nil {
-		return []Diagnostic{*perr}
+// references to missing objects are Notes; everything else is silent. When
+// Load has already parsed the statement ahead (or found that it cannot
+// change the model), that work is used instead of parsing again.
+func (r *Replayer) Apply(st Statement) []Diagnostic {
+	p := st.parsed
+	if p == nil {
+		p = Parse(st)
+	}
+	return r.ApplyParsed(st, p)
+}
+
+// ApplyParsed is the apply phase of Apply: it replays a statement that
+// Parse (or PrefilterParse) has already handled, so that parsing can run
+// ahead on other cores while replay stays in migration order.
+func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
+	if p.err != nil {
+		return []Diagnostic{*p.err}
 	}
 	r.st, r.diags = &st, nil
 	defer func() {
@@ -51,7 +63,7 @@ func (r *Replayer) Apply(st Statement) (diags []Diagnostic) {
 				Message: fmt.Sprintf("internal error replaying statement (please report it): %v", p)})
 		}
 	}()
-	for _, raw := range stmts {
+	for _, raw := range p.stmts {
 		r.pos = st.PosAt(int(raw.StmtLocation))
 		r.apply(raw.Stmt)
 	}

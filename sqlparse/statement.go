@@ -31,6 +31,9 @@ type Statement struct {
 	Comments []Comment
 	// lines maps byte offsets of the file to line starts; PosAt uses it.
 	lines *lineIndex
+	// parsed is the parse phase's result when Load parsed the statement
+	// ahead on another goroutine; Replayer.Apply then does not parse again.
+	parsed *Parsed
 }
 
 // Comment is one comment above a statement or anywhere in a file.
