@@ -10,8 +10,15 @@ type LoadOptions struct {
 	Layout Layout
 	Stdin  io.Reader
 	// Apply is called for every statement in migration order (the
-	// replayer's Apply); nil only splits.
+	// replayer's Apply); nil only splits. Statements reach Apply already
+	// parsed (see Statement.parsed), so Replayer.Apply does not parse again.
 	Apply func(Statement) []Diagnostic
+	// Workers is the number of goroutines parsing ahead of Apply; zero
+	// means GOMAXPROCS.
+	Workers int
+	// FullParse hands every statement to the parser, including those the
+	// prefilter would skip. It exists to compare the two.
+	FullParse bool
 }
 
 // LoadResult is everything Load read.
@@ -24,48 +31,65 @@ type LoadResult struct {
 }
 
 // Load discovers the trees named by paths, reads the up part of every file
-// in order, splits it and hands each statement to Apply. One bad path or
-// file never loses the results of the others.
+// in order, splits it and hands each statement to Apply. Files are read,
+// split and parsed on other goroutines a bounded distance ahead of Apply,
+// which sees every statement in migration order; a file's text and parse
+// trees are dropped once its statements are applied. One bad path or file
+// never loses the results of the others.
 func Load(paths []string, opts LoadOptions) *LoadResult {
 	res := &LoadResult{Comments: map[string][]Comment{}}
-	dopts := DiscoverOptions{Layout: opts.Layout, Stdin: opts.Stdin}
-	for _, p := range paths {
-		trees, diags := discoverPath(p, dopts)
-		res.Diagnostics = append(res.Diagnostics, diags...)
-		for _, t := range trees {
-			res.Trees = append(res.Trees, t)
-			for _, f := range t.Files {
-				res.loadFile(f, opts.Apply)
-			}
-		}
+	p := newPipeline(paths, opts)
+	defer p.stop()
+	for it := range p.items {
+		<-it.done
+		res.take(it, opts.Apply)
 	}
 	return res
 }
 
-// loadFile reads, splits and applies one file.
-func (res *LoadResult) loadFile(f File, apply func(Statement) []Diagnostic) {
-	res.Files++
-	in, err := ReadUp(f)
-	if err != nil {
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Level: Error, Message: err.Error()})
+// take records one item of the pipeline: discovery results, or a run of
+// one file's statements, applied in order, with the file's split notes
+// placed among the apply diagnostics by position.
+func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
+	res.Diagnostics = append(res.Diagnostics, it.diags...)
+	if it.tree != nil {
+		res.Trees = append(res.Trees, *it.tree)
+	}
+	f := it.file
+	if f == nil {
 		return
 	}
-	split := Split(in)
-	res.Comments[f.Path] = split.Comments
-	res.Statements += len(split.Statements)
-	notes := split.Diagnostics
-	sort.SliceStable(notes, func(i, j int) bool { return diagBefore(notes[i], notes[j]) })
-	for _, st := range split.Statements {
-		for len(notes) > 0 && (notes[0].Pos.Line < st.Pos.Line ||
-			notes[0].Pos.Line == st.Pos.Line && notes[0].Pos.Col < st.Pos.Col) {
-			res.Diagnostics = append(res.Diagnostics, notes[0])
-			notes = notes[1:]
+	if it.first {
+		res.Files++
+		if f.readErr != nil {
+			res.Diagnostics = append(res.Diagnostics, Diagnostic{Level: Error, Message: f.readErr.Error()})
+			return
+		}
+		res.Comments[f.path] = f.comments
+		res.Statements += f.statements
+	}
+	for i, st := range it.stmts {
+		// The array is shared with the rest of the file: let this run's
+		// parse trees go as soon as they are applied.
+		it.stmts[i].parsed = nil
+		for len(f.notes) > 0 && (f.notes[0].Pos.Line < st.Pos.Line ||
+			f.notes[0].Pos.Line == st.Pos.Line && f.notes[0].Pos.Col < st.Pos.Col) {
+			res.Diagnostics = append(res.Diagnostics, f.notes[0])
+			f.notes = f.notes[1:]
 		}
 		if apply != nil {
 			res.Diagnostics = append(res.Diagnostics, apply(st)...)
 		}
 	}
-	res.Diagnostics = append(res.Diagnostics, notes...)
+	if it.last {
+		res.Diagnostics = append(res.Diagnostics, f.notes...)
+		f.notes = nil
+	}
+}
+
+// sortNotes orders a file's split diagnostics by position.
+func sortNotes(notes []Diagnostic) {
+	sort.SliceStable(notes, func(i, j int) bool { return diagBefore(notes[i], notes[j]) })
 }
 
 // diagBefore orders diagnostics of one file by position.

@@ -1,6 +1,9 @@
 package sqlparse
 
 import (
+	"runtime"
+	"sync"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -22,4 +25,183 @@ type Parsed struct {
 func Parse(st Statement) *Parsed {
 	stmts, perr := parseStatement(&st)
 	return &Parsed{stmts: stmts, err: perr}
+}
+
+// Chunks bound both the work handed to one parser goroutine at a time and,
+// with the window, how much text and how many parse trees are held at once.
+const (
+	chunkStatements = 64
+	chunkBytes      = 64 << 10
+	windowPerWorker = 4
+)
+
+// loadItem is one unit of the load pipeline, in migration order: discovery
+// results, or a run of statements of one file. done is closed once the
+// statements are parsed.
+type loadItem struct {
+	diags []Diagnostic
+	tree  *Tree
+	file  *loadFile
+	first bool // the file's first item: counts the file, its comments
+	last  bool // the file's last item: flushes its remaining notes
+	stmts []Statement
+	whole []Range
+	done  chan struct{}
+}
+
+// loadFile is what Load keeps of one file while its statements are in the
+// pipeline.
+type loadFile struct {
+	path       string
+	readErr    error
+	comments   []Comment
+	notes      []Diagnostic // split diagnostics not yet placed, by position
+	statements int
+}
+
+// pipeline reads, splits and parses ahead of the goroutine that applies.
+// One producer goroutine discovers, reads and splits files in order and
+// cuts them into items; Workers goroutines parse the items; items reaches
+// the consumer in order, and its capacity bounds how far ahead the others
+// run.
+type pipeline struct {
+	items chan *loadItem
+	jobs  chan *loadItem
+	quit  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newPipeline(paths []string, opts LoadOptions) *pipeline {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	window := workers * windowPerWorker
+	p := &pipeline{
+		items: make(chan *loadItem, window),
+		jobs:  make(chan *loadItem, window),
+		quit:  make(chan struct{}),
+	}
+	parse := opts.Apply != nil
+	for range workers {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for it := range p.jobs {
+				if parse {
+					parseItem(it, opts.FullParse)
+				}
+				close(it.done)
+			}
+		}()
+	}
+	go p.produce(paths, opts)
+	return p
+}
+
+// stop ends the producer early when the consumer returns before reading
+// every item (a panic in Apply) and waits for the workers.
+func (p *pipeline) stop() {
+	close(p.quit)
+	for range p.items {
+	}
+	p.wg.Wait()
+}
+
+// send queues an item for parsing and, in order, for the consumer; false
+// means the consumer has gone.
+func (p *pipeline) send(it *loadItem) bool {
+	it.done = make(chan struct{})
+	select {
+	case p.items <- it:
+	case <-p.quit:
+		return false
+	}
+	p.jobs <- it
+	return true
+}
+
+// produce discovers every path and feeds every file of every tree, in order.
+func (p *pipeline) produce(paths []string, opts LoadOptions) {
+	defer close(p.jobs)
+	defer close(p.items)
+	dopts := DiscoverOptions{Layout: opts.Layout, Stdin: opts.Stdin}
+	for _, path := range paths {
+		trees, diags := discoverPath(path, dopts)
+		if !p.send(&loadItem{diags: diags}) {
+			return
+		}
+		for i := range trees {
+			if !p.send(&loadItem{tree: &trees[i]}) {
+				return
+			}
+			for _, f := range trees[i].Files {
+				if !p.produceFile(f) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// produceFile reads and splits one file and sends its statements in chunks.
+func (p *pipeline) produceFile(f File) bool {
+	lf := &loadFile{path: f.Path}
+	in, err := ReadUp(f)
+	if err != nil {
+		lf.readErr = err
+		return p.send(&loadItem{file: lf, first: true, last: true})
+	}
+	split := Split(in)
+	lf.comments, lf.notes, lf.statements = split.Comments, split.Diagnostics, len(split.Statements)
+	sortNotes(lf.notes)
+	stmts := split.Statements
+	first := true
+	for {
+		n := chunkLen(stmts)
+		it := &loadItem{file: lf, first: first, last: n == len(stmts), stmts: stmts[:n:n], whole: in.Whole}
+		if !p.send(it) {
+			return false
+		}
+		if it.last {
+			return true
+		}
+		stmts, first = stmts[n:], false
+	}
+}
+
+// chunkLen is how many of stmts go into the next item.
+func chunkLen(stmts []Statement) int {
+	size := 0
+	for i, st := range stmts {
+		size += len(st.Text)
+		if i+1 >= chunkStatements || size >= chunkBytes {
+			return i + 1
+		}
+	}
+	return len(stmts)
+}
+
+// parseItem runs the parse phase over an item's statements, skipping those
+// the prefilter rules out unless fullParse.
+func parseItem(it *loadItem, fullParse bool) {
+	for i := range it.stmts {
+		st := &it.stmts[i]
+		if !fullParse && !inWhole(it.whole, st.Offset) && cannotChangeModel(st.Text) {
+			st.parsed = &Parsed{Skipped: true}
+			continue
+		}
+		st.parsed = Parse(*st)
+	}
+}
+
+// inWhole reports whether offset starts a StatementBegin/End block, which
+// may hold several statements behind one leading token.
+func inWhole(whole []Range, offset int) bool {
+	for _, r := range whole {
+		if offset >= r.Start && offset < r.End {
+			return true
+		}
+	}
+	return false
 }
