@@ -1,4 +1,146 @@
 package sqlparse
 
-// cannotChangeModel is filled in by the prefilter.
-func cannotChangeModel(text string) bool { return false }
+import "strings"
+
+// The prefilter decides from a statement's leading tokens, and a cheap look
+// at its text, that the statement cannot change anything replay models, so
+// that Load never hands it to the parser: function bodies, views, grants,
+// comments, data statements. Every rule here must agree with the replay
+// switch: a statement is skipped only when replaying its parse tree would
+// change neither the catalog nor the diagnostics. The one thing lost is
+// that a skipped statement's syntax is not checked.
+
+// skippableCreate are the objects after CREATE [OR REPLACE] that replay
+// ignores. Functions, procedures and views need a look at their text first
+// (see cannotChangeModel); materialized views are not here: they can carry
+// indexes.
+var skippableCreate = map[string]bool{
+	"function": true, "procedure": true, "view": true, "trigger": true, "sequence": true,
+	"extension": true, "type": true, "policy": true, "aggregate": true, "role": true,
+	"cast": true, "operator": true, "collation": true, "publication": true, "rule": true,
+	"event": true, "constraint": true, // CONSTRAINT TRIGGER, EVENT TRIGGER
+}
+
+// skippableAlter are the objects after ALTER whose changes replay ignores,
+// unless the statement renames something (ALTER VIEW ... RENAME COLUMN
+// reaches the column-rename case of the switch).
+var skippableAlter = map[string]bool{
+	"function": true, "procedure": true, "routine": true, "aggregate": true, "sequence": true,
+	"view": true, "materialized": true, "type": true, "schema": true, "default": true,
+	"extension": true, "role": true, "database": true, "language": true, "operator": true,
+	"policy": true, "trigger": true, "publication": true, "collation": true,
+}
+
+// skippableVerbs are leading keywords of statements that never change the
+// model: privileges, data changes, maintenance, transaction control.
+var skippableVerbs = map[string]bool{
+	"grant": true, "revoke": true, "update": true, "delete": true, "copy": true,
+	"truncate": true, "analyze": true, "analyse": true, "vacuum": true, "cluster": true,
+	"reindex": true, "notify": true, "listen": true, "lock": true, "refresh": true,
+	"begin": true, "commit": true, "rollback": true, "start": true, "end": true,
+	"savepoint": true, "release": true, "security": true, "checkpoint": true,
+}
+
+// cannotChangeModel reports whether a single statement (not a
+// StatementBegin/End block) can be skipped without parsing it.
+func cannotChangeModel(text string) bool {
+	words := leadingWords(text, 4)
+	if len(words) == 0 {
+		return false
+	}
+	switch verb := words[0]; {
+	case skippableVerbs[verb]:
+		return true
+	case verb == "comment":
+		return len(words) > 1 && words[1] == "on"
+	case verb == "insert":
+		// INSERT ... ON CONFLICT statements are collected for the
+		// on-conflict rules.
+		return !containsFold(text, "conflict")
+	case verb == "select":
+		// SELECT ... INTO creates a table; pg_dump's
+		// set_config('search_path', ...) moves the search path.
+		return !containsFold(text, "into") && !containsFold(text, "set_config")
+	case verb == "set":
+		// SET SCHEMA 'x' is SET search_path too.
+		return !containsFold(text, "search_path") && !containsFold(text, "schema")
+	case verb == "do":
+		return !bodyMayRunDDL(text)
+	case verb == "create":
+		return skippableCreateStatement(text, words[1:])
+	case verb == "alter":
+		return len(words) > 1 && skippableAlter[words[1]] && !containsFold(text, "rename")
+	}
+	return false
+}
+
+// skippableCreateStatement handles CREATE [OR REPLACE] [TEMP] kind.
+func skippableCreateStatement(text string, words []string) bool {
+	if len(words) >= 2 && words[0] == "or" && words[1] == "replace" {
+		words = words[2:]
+	}
+	for len(words) > 0 && (words[0] == "temp" || words[0] == "temporary" || words[0] == "recursive") {
+		words = words[1:]
+	}
+	if len(words) == 0 || !skippableCreate[words[0]] {
+		return false
+	}
+	switch words[0] {
+	case "function", "procedure":
+		// Replay records bodies that run DDL as unmodelled changes.
+		return !bodyMayRunDDL(text)
+	}
+	return true
+}
+
+// bodyMayRunDDL is the cheap text check that keeps DO blocks and function
+// bodies that run DDL going to the parser, so that replay still records
+// them as unmodelled. It uses replay's own pattern over the whole statement,
+// which holds the body; a backslash could hide a keyword behind an escape,
+// so it counts too.
+func bodyMayRunDDL(text string) bool {
+	return strings.IndexByte(text, '\\') >= 0 || ddlInBody.MatchString(text)
+}
+
+// leadingWords returns up to n leading keywords of text, lower-cased; it
+// stops at the first token that is not a plain word.
+func leadingWords(text string, n int) []string {
+	var words []string
+	i := 0
+	for len(words) < n {
+		for i < len(text) && isSpace(text[i]) {
+			i++
+		}
+		start := i
+		for i < len(text) && isWordByte(text[i]) {
+			i++
+		}
+		if i == start || (i < len(text) && !isSpace(text[i]) && text[i] != ';' && text[i] != '(') {
+			if i > start && len(words) < n {
+				words = append(words, strings.ToLower(text[start:i]))
+			}
+			return words
+		}
+		words = append(words, strings.ToLower(text[start:i]))
+	}
+	return words
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// containsFold reports whether text contains word, ignoring ASCII case;
+// word must be lower case.
+func containsFold(text, word string) bool {
+	first := word[0]
+	for i := 0; i+len(word) <= len(text); i++ {
+		if text[i]|0x20 != first {
+			continue
+		}
+		if strings.EqualFold(text[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
+}
