@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/idemcheck/idemcheck/sqlparse"
+)
+
+// lintResult is what was measured for one corpus.
+type lintResult struct {
+	corpus     *corpus
+	statements int
+	lint       time.Duration // median wall time of the lint process
+	maxRSS     int64         // largest peak resident set of the lint runs, bytes
+	parse      time.Duration // single goroutine, pg_query.Parse on every statement
+	psql       time.Duration // psql replaying the corpus into a scratch database
+	psqlErrors int
+}
+
+// buildIdemcheck builds the command once, so that lint is measured as the
+// process a user runs.
+func buildIdemcheck(dir string) (string, error) {
+	if _, err := os.Stat("go.mod"); err != nil {
+		return "", errors.New("run from the repository root: go run ./bench")
+	}
+	bin, err := filepath.Abs(filepath.Join(dir, "idemcheck"))
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build: %v", err)
+	}
+	return bin, nil
+}
+
+func measureCorpus(c *corpus, bin string, o options, log io.Writer) (*lintResult, error) {
+	r := &lintResult{corpus: c}
+	var times []time.Duration
+	for i := 0; i < o.runs; i++ {
+		fmt.Fprintf(log, "corpus %s: lint run %d of %d\n", c.Name, i+1, o.runs)
+		d, rss, err := runLint(bin, c.Path)
+		if err != nil {
+			return nil, fmt.Errorf("corpus %s: %v", c.Name, err)
+		}
+		times = append(times, d)
+		r.maxRSS = max(r.maxRSS, rss)
+	}
+	slices.Sort(times)
+	r.lint = times[len(times)/2]
+	fmt.Fprintf(log, "corpus %s: single-goroutine parse\n", c.Name)
+	r.statements, r.parse = sqlparse.ParseBaseline([]string{c.Path}, "")
+	if !o.skipServer {
+		fmt.Fprintf(log, "corpus %s: psql replay into a scratch database\n", c.Name)
+		var err error
+		if r.psql, r.psqlErrors, err = psqlReplay(c, o.dsn); err != nil {
+			return nil, fmt.Errorf("corpus %s: %v", c.Name, err)
+		}
+	}
+	return r, nil
+}
+
+// runLint runs `idemcheck lint` as a child process and returns its wall
+// time and peak RSS. Exit status 1 (findings) is expected; 2 means the
+// generated input did not read cleanly, which would make the figures lie.
+func runLint(bin, path string) (time.Duration, int64, error) {
+	cmd := exec.Command(bin, "lint", "--format", "json", path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		return 0, 0, fmt.Errorf("lint %s: %v\n%s", path, err, firstLines(stderr.String(), 10))
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, 0, errors.New("no rusage for the lint process on this system")
+	}
+	return elapsed, int64(ru.Maxrss) * 1024, nil // Linux reports KiB
+}
+
+// psqlReplay times psql applying every up file, in order, to a fresh
+// database, as tools that lint against a scratch database do.
+func psqlReplay(c *corpus, dsn string) (time.Duration, int, error) {
+	name := fmt.Sprintf("idemcheck_bench_psql_%d", os.Getpid())
+	if err := psqlCommand(dsn, "CREATE DATABASE "+name); err != nil {
+		return 0, 0, err
+	}
+	defer psqlCommand(dsn, "DROP DATABASE IF EXISTS "+name)
+	scratch, err := withDatabase(dsn, name)
+	if err != nil {
+		return 0, 0, err
+	}
+	args := []string{"-X", "-q", "-v", "ON_ERROR_STOP=0", "-d", scratch}
+	for _, f := range c.Files {
+		args = append(args, "-f", f)
+	}
+	cmd := exec.Command("psql", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, 0, fmt.Errorf("psql: %v\n%s", err, firstLines(stderr.String(), 10))
+	}
+	return time.Since(start), strings.Count(stderr.String(), "ERROR:"), nil
+}
+
+func psqlCommand(dsn, sql string) error {
+	out, err := exec.Command("psql", "-X", "-q", "-d", dsn, "-c", sql).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("psql -c %q: %v: %s", sql, err, out)
+	}
+	return nil
+}
+
+// withDatabase points a connection string at another database.
+func withDatabase(dsn, name string) (string, error) {
+	u, err := url.Parse(dsn)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return dsn + " dbname=" + name, nil
+	}
+	u.Path = "/" + name
+	return u.String(), nil
+}
+
+// inspectResult is what BenchmarkInspect reported.
+type inspectResult struct {
+	wall, bare time.Duration
+	roundTrips int
+}
+
+// benchLine picks the figures out of BenchmarkInspect's result line.
+var benchLine = regexp.MustCompile(`^BenchmarkInspect\S*\s+\d+\s+(\d+) ns/op\s+([\d.]+) round-trips\s+([\d.]+) bare-query-ms`)
+
+// measureInspect runs inspect's own benchmark, which reads the kept
+// 10,000-table database (building it the first time) and times the bare
+// catalog batch next to it.
+func measureInspect(o options, log io.Writer) (*inspectResult, error) {
+	fmt.Fprintln(log, "inspect: BenchmarkInspect on idemcheck_bench_10k (built on first use, which takes minutes)")
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "^BenchmarkInspect$", "-benchtime", "5x", "./inspect")
+	cmd.Env = append(os.Environ(), "IDEMCHECK_TEST_DSN="+o.dsn)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("BenchmarkInspect: %v\n%s", err, firstLines(string(out), 20))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		ns, _ := strconv.ParseFloat(m[1], 64)
+		trips, _ := strconv.ParseFloat(m[2], 64)
+		bareMs, _ := strconv.ParseFloat(m[3], 64)
+		return &inspectResult{wall: time.Duration(ns), roundTrips: int(trips), bare: time.Duration(bareMs * float64(time.Millisecond))}, nil
+	}
+	return nil, fmt.Errorf("no result line in BenchmarkInspect's output:\n%s", firstLines(string(out), 20))
+}
+
+// machine describes where the figures were measured.
+func machine(o options) string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	pg := "PostgreSQL not used"
+	if !o.skipServer {
+		if out, err := exec.Command("psql", "-X", "-At", "-d", o.dsn, "-c", "SHOW server_version").Output(); err == nil {
+			pg = "PostgreSQL " + strings.TrimSpace(string(out))
+		}
+	}
+	return fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s/%s, %s, %s", cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), pg)
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
