@@ -2,8 +2,11 @@ package sqlparse
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/catalog"
 )
 
 func TestMakeObjectName(t *testing.T) {
@@ -117,5 +120,51 @@ func TestGeneratedNamesMatchServer(t *testing.T) {
 				t.Errorf("constraint names differ:\n%s", d)
 			}
 		})
+	}
+}
+
+// TestIndexNameCacheFollowsReplay replays every fixture and checks after
+// each statement that the index-name cache knows exactly the indexes a
+// scan of the catalog finds, through drops, renames and schema moves.
+func TestIndexNameCacheFollowsReplay(t *testing.T) {
+	var paths []string
+	for _, pattern := range []string{"../testdata/rules/*/*.sql", "../testdata/replay/*.sql", "../testdata/layouts/*", "../testdata/examples/*"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	checked := 0
+	for _, path := range paths {
+		cat := catalog.New()
+		r := NewReplayer(cat)
+		Load([]string{path}, LoadOptions{Apply: func(st Statement) []Diagnostic {
+			diags := r.Apply(st)
+			r.indexNames.sync(cat)
+			cached := 0
+			for _, names := range r.indexNames.bySchema {
+				cached += len(names)
+			}
+			known := 0
+			for _, s := range cat.Schemas {
+				for _, tb := range s.Tables {
+					for _, ix := range tb.Indexes {
+						if got := r.indexTable(s, ix.Name); got != tb {
+							t.Errorf("%s: after %q the cache has no index %s.%s", st.Pos, excerpt(st.Text, 40), s.Name, ix.Name)
+						}
+						known++
+					}
+				}
+			}
+			if cached != known {
+				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, excerpt(st.Text, 40), cached, known)
+			}
+			checked++
+			return diags
+		}})
+	}
+	if checked < 100 {
+		t.Errorf("only %d statements checked", checked)
 	}
 }

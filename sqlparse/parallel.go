@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -153,7 +154,7 @@ func (p *pipeline) produceFile(f File) bool {
 		return p.send(&loadItem{file: lf, first: true, last: true})
 	}
 	split := Split(in)
-	lf.comments, lf.notes, lf.statements = split.Comments, split.Diagnostics, len(split.Statements)
+	lf.comments, lf.notes, lf.statements = detachComments(split.Comments), split.Diagnostics, len(split.Statements)
 	sortNotes(lf.notes)
 	stmts := split.Statements
 	first := true
@@ -204,4 +205,13 @@ func inWhole(whole []Range, offset int) bool {
 		}
 	}
 	return false
+}
+
+// detachComments copies comment texts out of the file's text: the result
+// keeps every comment, and a substring would keep every file whole.
+func detachComments(comments []Comment) []Comment {
+	for i := range comments {
+		comments[i].Text = strings.Clone(comments[i].Text)
+	}
+	return comments
 }

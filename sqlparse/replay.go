@@ -27,6 +27,9 @@ type Replayer struct {
 	// that were dropped, so a column re-added under that name without NOT
 	// NULL counts as having lost it.
 	droppedNotNull map[string]bool
+
+	// indexNames finds indexes by name without scanning every table.
+	indexNames indexNameCache
 }
 
 // NewReplayer returns a Replayer that changes cat.
@@ -195,10 +198,8 @@ func (r *Replayer) findIndex(schema, name string) (*catalog.Table, *catalog.Inde
 		if s == nil {
 			continue
 		}
-		for _, t := range s.Tables {
-			if ix := t.Index(name); ix != nil {
-				return t, ix
-			}
+		if t := r.indexTable(s, name); t != nil {
+			return t, t.Index(name)
 		}
 	}
 	return nil, nil

@@ -41,7 +41,7 @@ func (r *Replayer) renameTable(rs *pg.RenameStmt) {
 		return
 	}
 	s := r.schemaOf(t)
-	if s.RelationExists(rs.Newname) {
+	if r.relationExists(s, rs.Newname) {
 		r.note("42P07", "relation %q already exists", rs.Newname)
 		return
 	}
@@ -78,7 +78,7 @@ func (r *Replayer) renameIndex(rv *pg.RangeVar, newName string, missingOk bool) 
 		return
 	}
 	s := r.schemaOf(t)
-	if s.RelationExists(newName) {
+	if r.relationExists(s, newName) {
 		r.note("42P07", "relation %q already exists", newName)
 		return
 	}
@@ -323,7 +323,7 @@ func (r *Replayer) setSchema(as *pg.AlterObjectSchemaStmt) {
 		r.note("3F000", "schema %q does not exist", as.Newschema)
 		return
 	}
-	if dst.RelationExists(t.Name) {
+	if r.relationExists(dst, t.Name) {
 		r.note("42P07", "relation %q already exists in schema %q", t.Name, dst.Name)
 		return
 	}

@@ -34,8 +34,8 @@ func (r *Replayer) createIndex(is *pg.IndexStmt) {
 	}
 	ix.Name = is.Idxname
 	if ix.Name == "" {
-		ix.Name = chooseIndexName(s, t.Name, indexColumnNames(ix.Parts, ix.Include), false, false)
-	} else if s.RelationExists(ix.Name) {
+		ix.Name = r.chooseIndexName(s, t.Name, indexColumnNames(ix.Parts, ix.Include), false, false)
+	} else if r.relationExists(s, ix.Name) {
 		if !is.IfNotExists {
 			r.note("42P07", "relation %q already exists", ix.Name)
 		}
@@ -233,8 +233,8 @@ func (r *Replayer) addIndexConstraint(t *catalog.Table, c *pg.Constraint, column
 	}
 	name := c.Conname
 	if name == "" {
-		name = chooseIndexName(s, t.Name, indexColumnNames(ix.Parts, ix.Include), primary, true)
-	} else if s.RelationExists(name) {
+		name = r.chooseIndexName(s, t.Name, indexColumnNames(ix.Parts, ix.Include), primary, true)
+	} else if r.relationExists(s, name) {
 		r.note("42P07", "relation %q already exists", name)
 		return
 	} else if t.Check(name) != nil {

@@ -37,7 +37,7 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 		return
 	}
 	name := rv.Relname
-	if s.RelationExists(name) {
+	if r.relationExists(s, name) {
 		if !cs.IfNotExists {
 			r.note("42P07", "relation %q already exists", name)
 		}
@@ -291,7 +291,7 @@ func (r *Replayer) likeIndexes(t *catalog.Table, l *pg.TableLikeClause) {
 func (r *Replayer) cloneIndex(t *catalog.Table, ix *catalog.Index) *catalog.Index {
 	cp := copyIndex(ix)
 	isConstraint := ix.Constraint != ""
-	cp.Name = chooseIndexName(r.schemaOf(t), t.Name, indexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
+	cp.Name = r.chooseIndexName(r.schemaOf(t), t.Name, indexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
 	if isConstraint {
 		cp.Constraint = cp.Name
 	}
@@ -330,7 +330,7 @@ func (r *Replayer) createTableFromSelect(into *pg.IntoClause, sel *pg.SelectStmt
 		return
 	}
 	name := into.Rel.Relname
-	if s.RelationExists(name) {
+	if r.relationExists(s, name) {
 		if !ifNotExists {
 			r.note("42P07", "relation %q already exists", name)
 		}
