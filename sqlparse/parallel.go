@@ -18,6 +18,9 @@ type Parsed struct {
 	// Skipped is set when the statement was never given to the parser
 	// because its leading tokens show it cannot change the model.
 	Skipped bool
+	// lookup is the table a skipped ALTER TABLE names: replay still looks
+	// it up, so that a missing table gives the note it would have.
+	lookup *tableLookup
 }
 
 // Parse runs PostgreSQL's parser over one statement: the parse phase of
@@ -188,12 +191,23 @@ func chunkLen(stmts []Statement) int {
 func parseItem(it *loadItem, fullParse bool) {
 	for i := range it.stmts {
 		st := &it.stmts[i]
-		if !fullParse && !inWhole(it.whole, st.Offset) && cannotChangeModel(st.Text) {
-			st.parsed = &Parsed{Skipped: true}
-			continue
-		}
-		st.parsed = Parse(*st)
+		st.parsed = parseAhead(st, it.whole, fullParse)
 	}
+}
+
+// parseAhead is the parse phase as Load runs it: the prefilter first,
+// unless fullParse, then the parser.
+func parseAhead(st *Statement, whole []Range, fullParse bool) *Parsed {
+	if fullParse || inWhole(whole, st.Offset) {
+		return Parse(*st)
+	}
+	if cannotChangeModel(st.Text) {
+		return &Parsed{Skipped: true}
+	}
+	if rv, ok := ownerOrDefaultTable(st.Text, leadingWords(st.Text, 3)); ok {
+		return &Parsed{Skipped: true, lookup: rv}
+	}
+	return Parse(*st)
 }
 
 // inWhole reports whether offset starts a StatementBegin/End block, which

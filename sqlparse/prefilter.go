@@ -1,6 +1,9 @@
 package sqlparse
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // The prefilter decides from a statement's leading tokens, and a cheap look
 // at its text, that the statement cannot change anything replay models, so
@@ -99,7 +102,110 @@ func skippableCreateStatement(text string, words []string) bool {
 // which holds the body; a backslash could hide a keyword behind an escape,
 // so it counts too.
 func bodyMayRunDDL(text string) bool {
-	return strings.IndexByte(text, '\\') >= 0 || ddlInBody.MatchString(text)
+	if strings.IndexByte(text, '\\') >= 0 {
+		return true
+	}
+	// Every alternative of the pattern names one of these words; most
+	// bodies have none, and the search is much cheaper than the pattern.
+	if !containsFold(text, "table") && !containsFold(text, "index") &&
+		!containsFold(text, "constraint") && !containsFold(text, "null") {
+		return false
+	}
+	return ddlInBody.MatchString(text)
+}
+
+// ownerOrDefault matches what may follow the table name of an ALTER TABLE
+// that changes only the owner or a column default, which replay ignores.
+var ownerOrDefault = regexp.MustCompile(`(?is)^\s+(owner\s+to\s+[^\s,;]+|alter\s+(column\s+)?[a-z_][a-z0-9_$]*\s+set\s+default\s+[^,;]*)\s*$`)
+
+// ownerOrDefaultTable recognises ALTER TABLE [ONLY] [IF EXISTS] name OWNER
+// TO role and ALTER TABLE ... ALTER COLUMN c SET DEFAULT expr, one per
+// table in a pg_dump. Replay does nothing for them but look the table up,
+// so instead of a parse tree they get the table to look up: a missing table
+// still gives its note.
+func ownerOrDefaultTable(text string, words []string) (*tableLookup, bool) {
+	if len(words) < 3 || words[0] != "alter" || words[1] != "table" {
+		return nil, false
+	}
+	rest := strings.TrimLeft(text[len("alter"):], " \t\r\n")
+	rest = strings.TrimLeft(rest[len("table"):], " \t\r\n")
+	rv := &tableLookup{}
+	if w := leadingWords(rest, 1); len(w) == 1 && w[0] == "only" {
+		rest = strings.TrimLeft(rest[len("only"):], " \t\r\n")
+	}
+	if w := leadingWords(rest, 2); len(w) == 2 && w[0] == "if" && w[1] == "exists" {
+		rest = strings.TrimLeft(rest[len("if"):], " \t\r\n")
+		rest, rv.missingOk = strings.TrimLeft(rest[len("exists"):], " \t\r\n"), true
+	}
+	parts, rest, ok := qualifiedName(rest)
+	if !ok || len(parts) > 2 || !ownerOrDefault.MatchString(rest) {
+		return nil, false
+	}
+	rv.schema, rv.name = splitQualified(parts)
+	return rv, true
+}
+
+// tableLookup is a table a skipped statement names.
+type tableLookup struct {
+	schema, name string
+	missingOk    bool
+}
+
+// qualifiedName reads a one- or more-part name the way the lexer does:
+// quoted parts keep their case, unquoted parts fold ASCII to lower case,
+// and every part is cut to 63 bytes.
+func qualifiedName(text string) (parts []string, rest string, ok bool) {
+	for {
+		var part string
+		switch {
+		case text == "":
+			return nil, "", false
+		case text[0] == '"':
+			end := 1
+			var b strings.Builder
+			for {
+				q := strings.IndexByte(text[end:], '"')
+				if q < 0 {
+					return nil, "", false
+				}
+				b.WriteString(text[end : end+q])
+				end += q + 1
+				if end < len(text) && text[end] == '"' {
+					b.WriteByte('"')
+					end++
+					continue
+				}
+				break
+			}
+			part, text = b.String(), text[end:]
+			if part == "" {
+				return nil, "", false
+			}
+		case isWordByte(text[0]):
+			end := 1
+			for end < len(text) && (isWordByte(text[end]) || text[end] >= '0' && text[end] <= '9' || text[end] == '$') {
+				end++
+			}
+			part, text = asciiLower(text[:end]), text[end:]
+		default:
+			return nil, "", false
+		}
+		parts = append(parts, truncateIdent(part))
+		if text == "" || text[0] != '.' {
+			return parts, text, true
+		}
+		text = text[1:]
+	}
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // leadingWords returns up to n leading keywords of text, lower-cased; it

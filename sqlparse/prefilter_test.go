@@ -41,6 +41,18 @@ ALTER VIEW active_accounts OWNER TO postgres;
 ALTER VIEW active_accounts RENAME COLUMN email TO mail;
 ALTER VIEW missing_view RENAME COLUMN email TO mail;
 ALTER TABLE missing_table OWNER TO postgres;
+ALTER TABLE IF EXISTS missing_table OWNER TO postgres;
+ALTER TABLE ONLY app.accounts OWNER TO postgres;
+ALTER TABLE ONLY app.missing ALTER COLUMN id SET DEFAULT nextval('app.accounts_seq'::regclass);
+CREATE TABLE app."Mixed Case" (id int, code text);
+ALTER TABLE app."Mixed Case" OWNER TO postgres;
+ALTER TABLE APP."Mixed Case" ALTER id SET DEFAULT 1;
+ALTER TABLE app."mixed case" OWNER TO postgres;
+ALTER TABLE "app".accounts OWNER TO postgres, ALTER COLUMN email SET NOT NULL;
+ALTER TABLE app.accounts ALTER COLUMN external_id SET DEFAULT 'x', ALTER COLUMN external_id DROP NOT NULL;
+CREATE FUNCTION nulls(a text) RETURNS boolean LANGUAGE sql AS $$ SELECT a IS NOT NULL $$;
+CREATE FUNCTION loosen() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN ALTER TABLE app.accounts ALTER COLUMN email DROP NOT NULL; END $$;
 INSERT INTO accounts VALUES (1, 'a@example.com', NULL);
 INSERT INTO accounts VALUES (2, 'b@example.com', 'x') ON CONFLICT (email) DO NOTHING;
 UPDATE accounts SET email = NULL WHERE id = 1;

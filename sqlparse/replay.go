@@ -66,6 +66,10 @@ func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
 				Message: fmt.Sprintf("internal error replaying statement (please report it): %v", p)})
 		}
 	}()
+	if p.lookup != nil {
+		r.pos = st.Pos
+		r.table(&pg.RangeVar{Schemaname: p.lookup.schema, Relname: p.lookup.name}, p.lookup.missingOk)
+	}
 	for _, raw := range p.stmts {
 		r.pos = st.PosAt(int(raw.StmtLocation))
 		r.apply(raw.Stmt)
