@@ -48,8 +48,8 @@ func Load(paths []string, opts LoadOptions) *LoadResult {
 }
 
 // take records one item of the pipeline: discovery results, or a run of
-// one file's statements, applied in order, with the file's split notes
-// placed among the apply diagnostics by position.
+// one file's statements, applied in order, with the split notes placed
+// among the apply diagnostics by position.
 func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
 	res.Diagnostics = append(res.Diagnostics, it.diags...)
 	if it.tree != nil {
@@ -65,25 +65,28 @@ func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
 			res.Diagnostics = append(res.Diagnostics, Diagnostic{Level: Error, Message: f.readErr.Error()})
 			return
 		}
-		res.Comments[f.path] = f.comments
-		res.Statements += f.statements
+		res.Comments[f.path] = it.comments
+	} else if len(it.comments) > 0 {
+		res.Comments[f.path] = append(res.Comments[f.path], it.comments...)
 	}
+	res.Statements += len(it.stmts)
+	notes := it.notes
 	for i, st := range it.stmts {
 		// The array is shared with the rest of the file: let this run's
 		// parse trees go as soon as they are applied.
 		it.stmts[i].parsed = nil
-		for len(f.notes) > 0 && (f.notes[0].Pos.Line < st.Pos.Line ||
-			f.notes[0].Pos.Line == st.Pos.Line && f.notes[0].Pos.Col < st.Pos.Col) {
-			res.Diagnostics = append(res.Diagnostics, f.notes[0])
-			f.notes = f.notes[1:]
+		for len(notes.list) > 0 && (notes.list[0].Pos.Line < st.Pos.Line ||
+			notes.list[0].Pos.Line == st.Pos.Line && notes.list[0].Pos.Col < st.Pos.Col) {
+			res.Diagnostics = append(res.Diagnostics, notes.list[0])
+			notes.list = notes.list[1:]
 		}
 		if apply != nil {
 			res.Diagnostics = append(res.Diagnostics, apply(st)...)
 		}
 	}
-	if it.last {
-		res.Diagnostics = append(res.Diagnostics, f.notes...)
-		f.notes = nil
+	if it.flush {
+		res.Diagnostics = append(res.Diagnostics, notes.list...)
+		notes.list = nil
 	}
 }
 

@@ -46,22 +46,28 @@ type loadItem struct {
 	diags []Diagnostic
 	tree  *Tree
 	file  *loadFile
-	first bool // the file's first item: counts the file, its comments
-	last  bool // the file's last item: flushes its remaining notes
+	first bool // the file's first item: counts the file
 	stmts []Statement
 	whole []Range
-	done  chan struct{}
+	// comments are the comments of the segment the statements come from,
+	// on the segment's first item; notes are its split diagnostics not yet
+	// placed among the statements, shared by its items; flush is set on
+	// its last item, which places the rest.
+	comments []Comment
+	notes    *pendingNotes
+	flush    bool
+	done     chan struct{}
 }
 
-// loadFile is what Load keeps of one file while its statements are in the
-// pipeline.
+// loadFile is what Load knows of one file.
 type loadFile struct {
-	path       string
-	readErr    error
-	comments   []Comment
-	notes      []Diagnostic // split diagnostics not yet placed, by position
-	statements int
+	path    string
+	readErr error
 }
+
+// pendingNotes are split diagnostics waiting for the statement they come
+// before; only the consumer touches them.
+type pendingNotes struct{ list []Diagnostic }
 
 // pipeline reads, splits and parses ahead of the goroutine that applies.
 // One producer goroutine discovers, reads and splits files in order and
@@ -148,30 +154,33 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 	}
 }
 
-// produceFile reads and splits one file and sends its statements in chunks.
+// produceFile reads one file and sends its statements in chunks, a
+// segment at a time as splitStreaming cuts them.
 func (p *pipeline) produceFile(f File) bool {
 	lf := &loadFile{path: f.Path}
 	in, err := ReadUp(f)
 	if err != nil {
 		lf.readErr = err
-		return p.send(&loadItem{file: lf, first: true, last: true})
+		return p.send(&loadItem{file: lf, first: true, flush: true})
 	}
-	split := Split(in)
-	lf.comments, lf.notes, lf.statements = detachComments(split.Comments), split.Diagnostics, len(split.Statements)
-	sortNotes(lf.notes)
-	stmts := split.Statements
-	first := true
-	for {
-		n := chunkLen(stmts)
-		it := &loadItem{file: lf, first: first, last: n == len(stmts), stmts: stmts[:n:n], whole: in.Whole}
-		if !p.send(it) {
-			return false
+	first, sent := true, true
+	splitStreaming(in, func(seg SplitResult) bool {
+		sortNotes(seg.Diagnostics)
+		notes := &pendingNotes{list: seg.Diagnostics}
+		comments := detachComments(seg.Comments)
+		stmts := seg.Statements
+		for {
+			n := chunkLen(stmts)
+			it := &loadItem{file: lf, first: first, stmts: stmts[:n:n], whole: in.Whole,
+				comments: comments, notes: notes, flush: n == len(stmts)}
+			first, comments = false, nil
+			if sent = p.send(it); !sent || it.flush {
+				return sent
+			}
+			stmts = stmts[n:]
 		}
-		if it.last {
-			return true
-		}
-		stmts, first = stmts[n:], false
-	}
+	})
+	return sent
 }
 
 // chunkLen is how many of stmts go into the next item.

@@ -61,8 +61,10 @@ func (s *splitter) unterminated(offset int, what string) {
 
 // run walks the text between statements: blanks, empty statements,
 // comments and psql meta-commands; anything else starts a statement.
-func (s *splitter) run() {
-	i := 0
+func (s *splitter) run() { s.runFrom(0) }
+
+// runFrom is run starting at offset i, which must lie between statements.
+func (s *splitter) runFrom(i int) {
 	for i < len(s.src) {
 		c := s.src[i]
 		switch {
