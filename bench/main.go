@@ -83,10 +83,8 @@ func run(o options, out, log io.Writer) error {
 	}
 	var ins *inspectResult
 	if !o.skipServer {
-		if ins, err = measureInspect(o, log); err != nil {
-			return err
-		}
+		ins, err = measureInspect(o, log)
 	}
 	printTable(out, machine(o), results, ins)
-	return nil
+	return err
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -27,7 +26,7 @@ type lintResult struct {
 	statements int
 	lint       time.Duration // median wall time of the lint process
 	maxRSS     int64         // largest peak resident set of the lint runs, bytes
-	parse      time.Duration // single goroutine, pg_query.Parse on every statement
+	parse      time.Duration // median time of one goroutine running pg_query.Parse on every statement
 	psql       time.Duration // psql replaying the corpus into a scratch database
 	psqlErrors int
 }
@@ -62,10 +61,15 @@ func measureCorpus(c *corpus, bin string, o options, log io.Writer) (*lintResult
 		times = append(times, d)
 		r.maxRSS = max(r.maxRSS, rss)
 	}
-	slices.Sort(times)
-	r.lint = times[len(times)/2]
-	fmt.Fprintf(log, "corpus %s: single-goroutine parse\n", c.Name)
-	r.statements, r.parse = sqlparse.ParseBaseline([]string{c.Path}, "")
+	r.lint = median(times)
+	var parses []time.Duration
+	for i := 0; i < o.runs; i++ {
+		fmt.Fprintf(log, "corpus %s: single-goroutine parse %d of %d\n", c.Name, i+1, o.runs)
+		var d time.Duration
+		r.statements, d = sqlparse.ParseBaseline([]string{c.Path}, "")
+		parses = append(parses, d)
+	}
+	r.parse = median(parses)
 	if !o.skipServer {
 		fmt.Fprintf(log, "corpus %s: psql replay into a scratch database\n", c.Name)
 		var err error
@@ -147,9 +151,6 @@ type inspectResult struct {
 	roundTrips int
 }
 
-// benchLine picks the figures out of BenchmarkInspect's result line.
-var benchLine = regexp.MustCompile(`^BenchmarkInspect\S*\s+\d+\s+(\d+) ns/op\s+([\d.]+) round-trips\s+([\d.]+) bare-query-ms`)
-
 // measureInspect runs inspect's own benchmark, which reads the kept
 // 10,000-table database (building it the first time) and times the bare
 // catalog batch next to it.
@@ -163,16 +164,39 @@ func measureInspect(o options, log io.Writer) (*inspectResult, error) {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		m := benchLine.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
+		if m := benchMetrics(sc.Text()); m != nil {
+			return &inspectResult{
+				wall:       time.Duration(m["ns/op"]),
+				roundTrips: int(m["round-trips"]),
+				bare:       time.Duration(m["bare-query-ms"] * float64(time.Millisecond)),
+			}, nil
 		}
-		ns, _ := strconv.ParseFloat(m[1], 64)
-		trips, _ := strconv.ParseFloat(m[2], 64)
-		bareMs, _ := strconv.ParseFloat(m[3], 64)
-		return &inspectResult{wall: time.Duration(ns), roundTrips: int(trips), bare: time.Duration(bareMs * float64(time.Millisecond))}, nil
 	}
 	return nil, fmt.Errorf("no result line in BenchmarkInspect's output:\n%s", firstLines(string(out), 20))
+}
+
+// benchMetrics reads "BenchmarkInspect-2  5  381905089 ns/op  223.6
+// bare-query-ms  2.000 round-trips" into unit -> value; nil when the line
+// is not that result or lacks a figure.
+func benchMetrics(line string) map[string]float64 {
+	f := strings.Fields(line)
+	if len(f) < 2 || !strings.HasPrefix(f[0], "BenchmarkInspect") {
+		return nil
+	}
+	m := map[string]float64{}
+	for i := 2; i+1 < len(f); i += 2 {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return nil
+		}
+		m[f[i+1]] = v
+	}
+	for _, unit := range []string{"ns/op", "round-trips", "bare-query-ms"} {
+		if _, ok := m[unit]; !ok {
+			return nil
+		}
+	}
+	return m
 }
 
 // machine describes where the figures were measured.
@@ -202,4 +226,9 @@ func firstLines(s string, n int) string {
 		lines = lines[:n]
 	}
 	return strings.Join(lines, "\n")
+}
+
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }

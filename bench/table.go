@@ -39,7 +39,7 @@ func printTable(w io.Writer, machine string, results []*lintResult, ins *inspect
 			thousands(r.statements), megabytes(r.corpus.Bytes), megabytes(r.corpus.Largest))
 	}, "")
 	lintRow("`idemcheck lint` wall time (median)", func(r *lintResult) string { return seconds(r.lint) }, "")
-	lintRow("`pg_query.Parse` of every statement, one goroutine", func(r *lintResult) string { return seconds(r.parse) }, "")
+	lintRow("`pg_query.Parse` of every statement, one goroutine (median)", func(r *lintResult) string { return seconds(r.parse) }, "")
 	lintRow("lint / single-goroutine parse", func(r *lintResult) string {
 		return verdict(ratio(r.lint, r.parse), "x", ratio(r.lint, r.parse) <= maxLintToParse)
 	}, fmt.Sprintf("≤ %.2fx", maxLintToParse))
