@@ -31,7 +31,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.out, "out", filepath.Join("bench", "out"), "directory for the generated corpora and the built binary")
 	flag.StringVar(&o.dsn, "dsn", defaultDSN(), "PostgreSQL server for the psql replay and inspect rows (IDEMCHECK_TEST_DSN)")
-	flag.IntVar(&o.runs, "runs", 3, "lint runs per corpus; the median is reported")
+	flag.IntVar(&o.runs, "runs", 5, "runs of lint and of the parse baseline per corpus; the best of each is reported")
 	flag.BoolVar(&o.skipServer, "skip-server", false, "leave out the rows that need PostgreSQL")
 	flag.Parse()
 	if err := run(o, os.Stdout, os.Stderr); err != nil {

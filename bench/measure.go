@@ -24,9 +24,9 @@ import (
 type lintResult struct {
 	corpus     *corpus
 	statements int
-	lint       time.Duration // median wall time of the lint process
+	lint       time.Duration // best wall time of the lint process
 	maxRSS     int64         // largest peak resident set of the lint runs, bytes
-	parse      time.Duration // median time of one goroutine running pg_query.Parse on every statement
+	parse      time.Duration // best time of one goroutine running pg_query.Parse on every statement
 	psql       time.Duration // psql replaying the corpus into a scratch database
 	psqlErrors int
 }
@@ -51,25 +51,21 @@ func buildIdemcheck(dir string) (string, error) {
 
 func measureCorpus(c *corpus, bin string, o options, log io.Writer) (*lintResult, error) {
 	r := &lintResult{corpus: c}
-	var times []time.Duration
+	var lints, parses []time.Duration
+	// Lint and the baseline take turns, so that load from elsewhere on the
+	// machine falls on both alike.
 	for i := 0; i < o.runs; i++ {
-		fmt.Fprintf(log, "corpus %s: lint run %d of %d\n", c.Name, i+1, o.runs)
+		fmt.Fprintf(log, "corpus %s: lint and single-goroutine parse, run %d of %d\n", c.Name, i+1, o.runs)
 		d, rss, err := runLint(bin, c.Path)
 		if err != nil {
 			return nil, fmt.Errorf("corpus %s: %v", c.Name, err)
 		}
-		times = append(times, d)
+		lints = append(lints, d)
 		r.maxRSS = max(r.maxRSS, rss)
-	}
-	r.lint = median(times)
-	var parses []time.Duration
-	for i := 0; i < o.runs; i++ {
-		fmt.Fprintf(log, "corpus %s: single-goroutine parse %d of %d\n", c.Name, i+1, o.runs)
-		var d time.Duration
 		r.statements, d = sqlparse.ParseBaseline([]string{c.Path}, "")
 		parses = append(parses, d)
 	}
-	r.parse = median(parses)
+	r.lint, r.parse = slices.Min(lints), slices.Min(parses)
 	if !o.skipServer {
 		fmt.Fprintf(log, "corpus %s: psql replay into a scratch database\n", c.Name)
 		var err error
@@ -228,7 +224,3 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func median(ds []time.Duration) time.Duration {
-	slices.Sort(ds)
-	return ds[len(ds)/2]
-}

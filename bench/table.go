@@ -38,8 +38,8 @@ func printTable(w io.Writer, machine string, results []*lintResult, ins *inspect
 		return fmt.Sprintf("%s, %s statements, %s (largest file %s)", plural(len(r.corpus.Files), "file"),
 			thousands(r.statements), megabytes(r.corpus.Bytes), megabytes(r.corpus.Largest))
 	}, "")
-	lintRow("`idemcheck lint` wall time (median)", func(r *lintResult) string { return seconds(r.lint) }, "")
-	lintRow("`pg_query.Parse` of every statement, one goroutine (median)", func(r *lintResult) string { return seconds(r.parse) }, "")
+	lintRow("`idemcheck lint` wall time (best of runs)", func(r *lintResult) string { return seconds(r.lint) }, "")
+	lintRow("`pg_query.Parse` of every statement, one goroutine (best of runs)", func(r *lintResult) string { return seconds(r.parse) }, "")
 	lintRow("lint / single-goroutine parse", func(r *lintResult) string {
 		return verdict(ratio(r.lint, r.parse), "x", ratio(r.lint, r.parse) <= maxLintToParse)
 	}, fmt.Sprintf("≤ %.2fx", maxLintToParse))
@@ -94,7 +94,12 @@ func verdict(v float64, unit string, met bool) string {
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
 
-func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
+func megabytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
 
 func plural(n int, noun string) string {
 	if n == 1 {
