@@ -105,12 +105,16 @@ func newPipeline(paths []string, opts LoadOptions) *pipeline {
 			}
 		}()
 	}
-	go p.produce(paths, opts)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		p.produce(paths, opts)
+	}()
 	return p
 }
 
 // stop ends the producer early when the consumer returns before reading
-// every item (a panic in Apply) and waits for the workers.
+// every item (a panic in Apply) and waits for every goroutine.
 func (p *pipeline) stop() {
 	close(p.quit)
 	for range p.items {
