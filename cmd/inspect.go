@@ -140,7 +140,8 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		Tool:     report.ToolName,
 		Inputs:   []report.Input{{Path: where(sess), Layout: "live"}},
 		Findings: findings,
-		Summary:  report.Summary{Elapsed: time.Since(start)},
+		Summary: report.Summary{Live: true, Tables: snap.Tables, RoundTrips: sess.RoundTrips(),
+			Elapsed: time.Since(start)},
 	}
 	if err := writeInspectReport(s, o, st, doc); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}

@@ -95,6 +95,9 @@ func TestInspectFindsTheHole(t *testing.T) {
 	if strings.Contains(out, "data:") {
 		t.Errorf("data checks ran without --data:\n%s", out)
 	}
+	if !strings.Contains(out, "in 2 tables (2 round trips)") {
+		t.Errorf("summary does not count the tables and round trips read:\n%s", out)
+	}
 	// --table narrows to the clean table: nothing to report.
 	if code, out, _ := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--table", "clean"); code != ExitOK || strings.Contains(out, "events") {
 		t.Errorf("--table clean: exit %d\n%s", code, out)
@@ -111,6 +114,13 @@ func TestInspectDataCounts(t *testing.T) {
 		Findings []struct {
 			Rule, Object string
 			Notes        []string
+			Data         *struct {
+				Parts []struct {
+					Part            string `json:"part"`
+					NullRows        *int64 `json:"null_rows"`
+					CollidingGroups *int64 `json:"colliding_groups"`
+				} `json:"parts"`
+			} `json:"data"`
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -120,6 +130,11 @@ func TestInspectDataCounts(t *testing.T) {
 	for _, f := range doc.Findings {
 		if f.Object == "public.events.events_idempotency" {
 			notes = f.Notes
+			if f.Data == nil || len(f.Data.Parts) != 1 || f.Data.Parts[0].Part != "sub" ||
+				f.Data.Parts[0].NullRows == nil || *f.Data.Parts[0].NullRows != 4 ||
+				f.Data.Parts[0].CollidingGroups == nil || *f.Data.Parts[0].CollidingGroups != 1 {
+				t.Errorf("JSON data counts missing or wrong: %s", out)
+			}
 		}
 	}
 	// Four rows have no sub; (1, a) three times and (2, b) once: one group
