@@ -5,64 +5,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 
 	"github.com/jackc/pgx/v5"
 )
 
 // inspectTestServer is the PostgreSQL the inspect command tests use.
-func inspectTestServer() string {
-	if dsn := os.Getenv("IDEMCHECK_TEST_DSN"); dsn != "" {
-		return dsn
-	}
-	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-}
-
-var inspectDBs atomic.Int64
+func inspectTestServer() string { return pgtest.DSN() }
 
 // inspectTestDB creates a throwaway database from SQL and returns its URL.
 // Without a server the test is skipped (failed under CI=true).
-func inspectTestDB(t *testing.T, setup string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, inspectTestServer())
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no PostgreSQL for the inspect tests (IDEMCHECK_TEST_DSN): %v", err)
-		}
-		t.Skipf("no PostgreSQL reachable for the inspect tests (set IDEMCHECK_TEST_DSN): %v", err)
-	}
-	name := fmt.Sprintf("idemcheck_cmd_inspect_%d_%d", os.Getpid(), inspectDBs.Add(1))
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-		admin.Close(context.Background())
-	})
-	u, err := url.Parse(inspectTestServer())
-	if err != nil {
-		t.Fatalf("IDEMCHECK_TEST_DSN must be a URL for the command tests: %v", err)
-	}
-	u.Path = "/" + name
-	conn, err := pgx.Connect(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, setup, pgx.QueryExecModeSimpleProtocol); err != nil {
-		t.Fatalf("setup: %v", err)
-	}
-	return u.String()
-}
+func inspectTestDB(t *testing.T, setup string) string { return pgtest.NewDatabase(t, setup) }
 
 // runInspectCmd runs `idemcheck args...` with captured output.
 func runInspectCmd(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
