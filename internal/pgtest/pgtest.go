@@ -1,0 +1,123 @@
+// Package pgtest gives tests a real PostgreSQL server: a throwaway database
+// per test, dropped when the test ends. Without a reachable server the test
+// is skipped with a message, except under CI=true, where a missing server is
+// a failure so that CI can never pass by skipping.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// DefaultDSN is used when IDEMCHECK_TEST_DSN is not set.
+const DefaultDSN = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+// DSN is the administrative connection string tests use to create databases.
+func DSN() string {
+	if dsn := os.Getenv("IDEMCHECK_TEST_DSN"); dsn != "" {
+		return dsn
+	}
+	return DefaultDSN
+}
+
+// unavailable skips or fails t because the server cannot be used.
+func unavailable(t testing.TB, err error) {
+	t.Helper()
+	msg := fmt.Sprintf("PostgreSQL at %s is not reachable: %v (set IDEMCHECK_TEST_DSN)", redact(DSN()), err)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + "; CI=true, so this is a failure, not a skip")
+	}
+	t.Skip(msg)
+}
+
+// Connect opens a connection to the administrative database, or skips.
+func Connect(t testing.TB) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, DSN())
+	if err != nil {
+		unavailable(t, err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+var seq atomic.Int64
+
+// NewDatabase creates an empty database for t, drops it when t ends, and
+// returns its connection string. Extra statements run in it first.
+func NewDatabase(t testing.TB, setup ...string) string {
+	t.Helper()
+	admin := Connect(t)
+	ctx := context.Background()
+	name := fmt.Sprintf("idemcheck_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, seq.Add(1))
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), DSN())
+		if err != nil {
+			t.Logf("drop database %s: %v", name, err)
+			return
+		}
+		defer c.Close(context.Background())
+		if _, err := c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("drop database %s: %v", name, err)
+		}
+	})
+	dsn := WithDatabase(DSN(), name)
+	for _, sql := range setup {
+		Exec(t, dsn, sql)
+	}
+	return dsn
+}
+
+// Exec runs sql (one or more statements, simple protocol) on dsn, failing t
+// on error.
+func Exec(t testing.TB, dsn, sql string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connect %s: %v", redact(dsn), err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("exec on %s: %v\n%s", redact(dsn), err, sql)
+	}
+}
+
+// WithDatabase returns dsn pointing at database name instead.
+func WithDatabase(dsn, name string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.Path = "/" + name
+		return u.String()
+	}
+	// key=value form: replace or append dbname.
+	var parts []string
+	for _, f := range strings.Fields(dsn) {
+		if !strings.HasPrefix(f, "dbname=") {
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(append(parts, "dbname="+name), " ")
+}
+
+func redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return dsn
+}

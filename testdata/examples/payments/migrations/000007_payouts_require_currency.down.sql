@@ -1,0 +1,1 @@
+ALTER TABLE payouts DROP CONSTRAINT payouts_currency_not_null;
