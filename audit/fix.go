@@ -75,9 +75,9 @@ func notNullFix(h *hole, names *namer) Fix {
 		Title: "make " + englishList(partList(h.Parts), "and") + " NOT NULL",
 		SQL:   strings.Join(sql, "\n"),
 		Caveat: "Right when a row without " + englishList(partList(h.Parts), "or") +
-			" should not exist. VALIDATE fails while any row holds NULL (the precheck counts them): backfill " +
+			" should not exist. VALIDATE fails while any row holds NULL (the precheck lists them): backfill " +
 			"them first, with values that do not collide, and make sure the application always sets the column.",
-		Precheck: fmt.Sprintf("SELECT count(*) AS null_rows FROM %s WHERE %s;", table, strings.Join(cols, " OR ")),
+		Precheck: fmt.Sprintf("SELECT %s FROM %s WHERE %s;", strings.Join(partSQL(h.Index.Parts), ", "), table, strings.Join(cols, " OR ")),
 	}
 }
 
@@ -290,6 +290,15 @@ func qualifiedIndex(t *catalog.Table, name string) string {
 		return catalog.QuoteIdent(name)
 	}
 	return catalog.QuoteIdent(t.Schema) + "." + catalog.QuoteIdent(name)
+}
+
+// partSQL renders key parts as a select or GROUP BY list.
+func partSQL(parts []catalog.IndexPart) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.String()
+	}
+	return out
 }
 
 func partList(parts []catalog.IndexPart) []string {

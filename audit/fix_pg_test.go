@@ -1,5 +1,3 @@
-//go:build fixtures
-
 package audit_test
 
 import (

@@ -1,9 +1,3 @@
-// The fixture tests need sqlparse.Split (branch front) and sqlparse.NewReplayer
-// (branch replay); until both are merged here they build only with -tags
-// fixtures.
-
-//go:build fixtures
-
 package audit_test
 
 import (

@@ -88,7 +88,7 @@ func unmodelledNotes(cat *catalog.Catalog, t *catalog.Table) []string {
 		if ch.Kind != catalog.ChangeUnmodelled {
 			continue
 		}
-		if ch.Table != t.Name && !strings.Contains(ch.Object, t.Name) {
+		if !changeMentions(ch, t) {
 			continue
 		}
 		where := ch.Pos.String()
@@ -99,6 +99,26 @@ func unmodelledNotes(cat *catalog.Catalog, t *catalog.Table) []string {
 			" (a DO block or function body); what it changes is not checked")
 	}
 	return out
+}
+
+// changeMentions reports whether a change names t: by its Table (and
+// Schema, when replay could tell), or by the table's name as a word of the
+// statement excerpt.
+func changeMentions(ch catalog.Change, t *catalog.Table) bool {
+	if ch.Table != "" {
+		return ch.Table == t.Name && (ch.Schema == "" || ch.Schema == t.Schema)
+	}
+	word := regexp.MustCompile(`(?i)(^|[^a-z0-9_])` + regexp.QuoteMeta(t.Name) + `($|[^a-z0-9_])`)
+	return word.MatchString(ch.Object)
+}
+
+// notValidWords is the message's own admission that a NOT VALID CHECK was
+// seen and proves nothing.
+func notValidWords(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " (CHECK " + englishList(names, "and") + " is NOT VALID, so it proves nothing for existing rows)"
 }
 
 // partWords is a key part as prose names it: the column, or the expression
@@ -182,6 +202,7 @@ func holeMessage(h *hole) string {
 		b.WriteString(" (or " + strings.Join(absent[1:], ", or ") + ")")
 	}
 	b.WriteString(" are both accepted")
+	b.WriteString(notValidWords(h.NotValid))
 	return b.String()
 }
 

@@ -51,5 +51,5 @@ func optionalMessage(h *hole) string {
 	if h.Index.Predicate != nil {
 		msg += " among rows where " + h.Index.Predicate.String()
 	}
-	return msg
+	return msg + notValidWords(h.NotValid)
 }
