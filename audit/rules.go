@@ -5,4 +5,5 @@ package audit
 var Rules = []*Rule{
 	NullableKey,
 	OptionalUnique,
+	UnusedIgnore,
 }
