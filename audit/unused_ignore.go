@@ -16,7 +16,7 @@ reason, or naming a rule that does not exist, is reported here too, and
 suppresses nothing until it is corrected.`,
 	Bad: `-- idemcheck:ignore nullable-key legacy rows have no tenant
 CREATE UNIQUE INDEX users_email ON users (email);  -- email is NOT NULL: nothing to ignore`,
-	Good: `CREATE UNIQUE INDEX users_email ON users (email);`,
+	Good:     `CREATE UNIQUE INDEX users_email ON users (email);`,
 	Severity: Info,
 	Needs:    Either,
 	Run:      func(*Pass) {},
