@@ -9,6 +9,8 @@ package fixsql
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -86,8 +88,10 @@ func partition(fs []fix) (tx, noTx []fix) {
 // caveat, the precheck as a comment, and the SQL ending in a semicolon.
 func writeFix(b *strings.Builder, f fix) {
 	where := f.finding.Object
-	if !f.finding.Pos.IsZero() {
-		where += " (" + f.finding.Pos.String() + ")"
+	if p := f.finding.Pos; !p.IsZero() {
+		// The migration's own name: the path lint was given may be local to
+		// one machine, and this file is committed.
+		where += fmt.Sprintf(" (%s:%d:%d)", path.Base(filepath.ToSlash(p.File)), p.Line, p.Col)
 	}
 	fmt.Fprintf(b, "\n-- %s %s\n-- %s\n", f.finding.Rule, where, f.fix.Title)
 	if f.fix.Caveat != "" {
