@@ -17,6 +17,46 @@ func isNullOf(part catalog.IndexPart) catalog.Expr {
 // among those rows.
 func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog.Index {
 	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
+	return coveringIndex(t, u, rows, []catalog.IndexPart{c})
+}
+
+// Covered reports whether the hole in u through c is closed by other unique
+// indexes. Beyond CoveredBy, it splits the rows on each other nullable key
+// part d: the rows where d is also NULL and those where it is not may be
+// covered by different indexes, which is how the split of an index with
+// several nullable parts works.
+func Covered(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) bool {
+	var undecided []catalog.IndexPart
+	for _, p := range u.Parts {
+		if !samePart(p, c) && !NullSafe(t, u, p, nil).Safe {
+			undecided = append(undecided, p)
+		}
+	}
+	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
+	return coveredRows(t, u, rows, []catalog.IndexPart{c}, undecided)
+}
+
+// maxCaseSplit bounds the case analysis of Covered: 2^6 cases is far beyond
+// any real index.
+const maxCaseSplit = 6
+
+func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls, undecided []catalog.IndexPart) bool {
+	if coveringIndex(t, u, rows, nulls) != nil {
+		return true
+	}
+	if len(undecided) == 0 || len(nulls) > maxCaseSplit {
+		return false
+	}
+	d, rest := undecided[0], undecided[1:]
+	withNull := append(append([]catalog.Expr(nil), rows...), isNullOf(d))
+	withValue := append(append([]catalog.Expr(nil), rows...), &catalog.NullTest{Arg: partExpr(d)})
+	return coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest) &&
+		coveredRows(t, u, withValue, nulls, rest)
+}
+
+// coveringIndex finds a unique index other than u that is unique over the
+// given rows, in which the parts in nulls are NULL.
+func coveringIndex(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls []catalog.IndexPart) *catalog.Index {
 	for _, v := range t.UniqueIndexes() {
 		if v == u || !v.Ready || len(v.Parts) == 0 {
 			continue
@@ -24,7 +64,7 @@ func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog
 		if !predicateImplied(v.Predicate, rows) {
 			continue
 		}
-		if !partsWithin(t, v, u, c) {
+		if !partsWithin(t, v, u, nulls) {
 			continue
 		}
 		if v.NullsNotDistinct || holeFree(t, v, rows) {
@@ -52,22 +92,38 @@ func predicateImplied(pred catalog.Expr, known []catalog.Expr) bool {
 	return true
 }
 
-// partsWithin reports whether every key part of v is a key part of u other
-// than c, or a column an exclusive-arc CHECK forces NOT NULL when c is NULL.
-func partsWithin(t *catalog.Table, v, u *catalog.Index, c catalog.IndexPart) bool {
+// partsWithin reports whether every key part of v is a key part of u that
+// is not NULL in these rows, or a column an exclusive-arc CHECK forces NOT
+// NULL when one of the NULL parts is NULL.
+func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPart) bool {
 	for _, vp := range v.Parts {
-		if samePart(vp, c) {
+		if partIn(vp, nulls) {
 			return false
 		}
-		if hasPart(u, vp) {
+		if hasPart(u, vp) || constantPart(vp) {
 			continue
 		}
-		if vp.Column != "" && arcForces(t, c, vp.Column) {
+		if vp.Column != "" && forcedByArc(t, nulls, vp.Column) {
 			continue
 		}
 		return false
 	}
 	return true
+}
+
+// constantPart is a key part that reads no column, like the (true) of an
+// index that allows one row: it tells no rows apart, so it weakens nothing.
+func constantPart(p catalog.IndexPart) bool {
+	return p.Column == "" && p.Expr != nil && len(catalog.ColumnsOf(p.Expr)) == 0
+}
+
+func forcedByArc(t *catalog.Table, nulls []catalog.IndexPart, d string) bool {
+	for _, c := range nulls {
+		if arcForces(t, c, d) {
+			return true
+		}
+	}
+	return false
 }
 
 func samePart(a, b catalog.IndexPart) bool { return a.String() == b.String() }

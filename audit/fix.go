@@ -89,6 +89,8 @@ func nndFix(h *hole, names *namer) Fix {
 	newName := names.relation(ix.Name, "nnd")
 	create := createIndexSQL(t, newName, ix.Parts, ix.Include, true, catalog.Conjuncts(ix.Predicate))
 	var rest []string
+	caveat := "NULL then equals NULL: right when NULL means \"no scope\" (at most one such row), wrong when NULL " +
+		"means \"not applicable to this row\". " + buildNote(t)
 	if ix.Constraint != "" {
 		add := fmt.Sprintf("ADD CONSTRAINT %s UNIQUE USING INDEX %s", catalog.QuoteIdent(ix.Constraint), catalog.QuoteIdent(newName))
 		if ix.Deferrable {
@@ -98,16 +100,16 @@ func nndFix(h *hole, names *namer) Fix {
 			}
 		}
 		rest = append(rest, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s, %s;", t.DisplayName(), catalog.QuoteIdent(ix.Constraint), add))
+		caveat += " The swap fails while a foreign key references the constraint: drop the foreign key first and add it back after."
 	} else {
 		rest = append(rest,
 			fmt.Sprintf("DROP INDEX %s%s;", concurrently(t), qualifiedIndex(t, ix.Name)),
 			fmt.Sprintf("ALTER INDEX %s RENAME TO %s;", qualifiedIndex(t, newName), catalog.QuoteIdent(ix.Name)))
 	}
 	return Fix{
-		Title: "rebuild " + ix.Name + " NULLS NOT DISTINCT (PostgreSQL 15 and later)",
-		SQL:   strings.Join(append([]string{create}, rest...), "\n"),
-		Caveat: "NULL then equals NULL: right when NULL means \"no scope\" (at most one such row), wrong when NULL " +
-			"means \"not applicable to this row\". " + buildNote(t),
+		Title:         "rebuild " + ix.Name + " NULLS NOT DISTINCT (PostgreSQL 15 and later)",
+		SQL:           strings.Join(append([]string{create}, rest...), "\n"),
+		Caveat:        caveat,
 		Precheck:      collisionQuery(h),
 		NoTransaction: canBuildConcurrently(t),
 	}
@@ -126,7 +128,9 @@ func splitFix(h *hole, names *namer) Fix {
 			}
 		}
 		if len(keep) == 0 {
-			continue
+			// Every key part is NULL: at most one such row, which an index
+			// over a constant says.
+			keep = []catalog.IndexPart{{Expr: &catalog.Const{Value: "true"}}}
 		}
 		var conj []catalog.Expr
 		var label []string
@@ -160,7 +164,7 @@ func splitFix(h *hole, names *namer) Fix {
 // index over the other key parts and d among rows where c is NULL.
 func arcFix(h *hole, names *namer) Fix {
 	t, ix := h.Table, h.Index
-	var sql []string
+	var sql, prechecks []string
 	for _, c := range h.Parts {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
@@ -173,12 +177,14 @@ func arcFix(h *hole, names *namer) Fix {
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
 			sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, pred))
+			prechecks = append(prechecks, groupQuery(t, partSQL(keep), pred))
 			continue
 		}
 		for _, d := range partners {
 			parts := append(append([]catalog.IndexPart(nil), keep...), catalog.IndexPart{Column: d})
 			name := names.relation(t.Name+"_"+joinWords(parts), "key")
 			sql = append(sql, createIndexSQL(t, name, parts, ix.Include, false, pred))
+			prechecks = append(prechecks, groupQuery(t, partSQL(parts), pred))
 		}
 	}
 	return Fix{
@@ -186,7 +192,7 @@ func arcFix(h *hole, names *namer) Fix {
 		SQL:   strings.Join(sql, "\n"),
 		Caveat: "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
 			"DISTINCT would break the table. " + buildNote(t),
-		Precheck:      collisionQuery(h),
+		Precheck:      strings.Join(prechecks, "\n"),
 		NoTransaction: canBuildConcurrently(t),
 	}
 }
@@ -214,6 +220,12 @@ func collisionQuery(h *hole) string {
 		where = []catalog.Expr{&catalog.Or{Args: nulls}}
 	}
 	where = append(where, catalog.Conjuncts(ix.Predicate)...)
+	return groupQuery(t, group, where)
+}
+
+// groupQuery lists the groups of rows matching where that agree on every
+// expression of group: the rows a unique index over group would refuse.
+func groupQuery(t *catalog.Table, group []string, where []catalog.Expr) string {
 	sel := "count(*)"
 	groupBy := ""
 	if len(group) > 0 {

@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 const defaultTestDSN = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
@@ -134,4 +136,55 @@ func TestFixesRunOnPostgres(t *testing.T) {
 		t.Fatal("no fix ran")
 	}
 	t.Logf("%d fixes ran on PostgreSQL %d", ran, major)
+}
+
+// TestFixesRefuseTheDuplicateOnPostgres shows the hole on the real server and
+// each fix closing it: two events with the same organization and transaction
+// and no subscription are both accepted before, and refused after.
+func TestFixesRefuseTheDuplicateOnPostgres(t *testing.T) {
+	conn, major := testDB(t)
+	ctx := context.Background()
+	path := filepath.Join(fixtureRoot, "nullable-key", "events_transaction_id.sql")
+	src := readFixture(t, path)
+	findings, _ := lintSource(t, path, src)
+	if len(findings) != 1 {
+		t.Fatalf("got %d findings, want 1", len(findings))
+	}
+	const insert = `INSERT INTO events (organization_id, external_subscription_id, transaction_id) VALUES (1, NULL, 'tx_1')`
+	insertTwice := func() error {
+		for i := 0; i < 2; i++ {
+			if _, err := conn.Exec(ctx, insert); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	reset := func() {
+		if _, err := conn.Exec(ctx, resetSchemas); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reset()
+	if err := insertTwice(); err != nil {
+		t.Fatalf("without a fix the duplicate should be accepted (that is the hole): %v", err)
+	}
+	for _, fix := range findings[0].Fixes {
+		if strings.Contains(fix.SQL, "NULLS NOT DISTINCT") && major < 15 {
+			continue
+		}
+		reset()
+		for _, st := range statements(fix.SQL) {
+			if _, err := conn.Exec(ctx, st); err != nil {
+				t.Fatalf("%s: %v", fix.Title, err)
+			}
+		}
+		err := insertTwice()
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || (pgErr.Code != "23505" && pgErr.Code != "23502") {
+			t.Errorf("after %q the duplicate was not refused (err %v)", fix.Title, err)
+		}
+	}
 }

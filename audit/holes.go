@@ -40,7 +40,7 @@ func findHole(t *catalog.Table, ix *catalog.Index) *hole {
 		if proof.Safe {
 			continue
 		}
-		if CoveredBy(t, ix, p) != nil {
+		if Covered(t, ix, p) {
 			continue
 		}
 		h.Parts = append(h.Parts, p)

@@ -323,7 +323,7 @@ var strictFuncs = map[string]bool{
 
 // neverNullFuncs return a value whatever their input.
 var neverNullFuncs = map[string]bool{
-	"num_nulls": true, "num_nonnulls": true, "concat": true, "concat_ws": true,
+	"num_nulls": true, "num_nonnulls": true, "concat": true,
 	"now": true, "gen_random_uuid": true, "current_timestamp": true,
 }
 

@@ -46,7 +46,7 @@ func runOptionalUnique(p *Pass) {
 // optionalMessage says the index is unique only when its key is present.
 func optionalMessage(h *hole) string {
 	msg := indexHeader(h.Table, h.Index) + ": " + partWords(h.Parts[0]) +
-		" may be NULL, so the index is unique only when it is present: any number of " +
+		" may be NULL, so the index is unique when present: any number of " +
 		rowNoun(h.Table) + " with " + absentWords(h.Parts[0]) + " are accepted"
 	if h.Index.Predicate != nil {
 		msg += " among rows where " + h.Index.Predicate.String()

@@ -306,3 +306,14 @@ func TestRulesAreDocumented(t *testing.T) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+func TestArcFixPrecheckGroupsByTheNewIndex(t *testing.T) {
+	tab := table(&catalog.Check{Name: "arc", Validated: true,
+		Expr: cmp("<>", isNotNull(col("c")), isNotNull(col("d")))})
+	tab.Indexes = []*catalog.Index{uniq("by_c", nil, colPart("a"), colPart("c"))}
+	f := onlyFinding(t, runRules(t, catalogOf(tab), 16))
+	want := "SELECT a, d, count(*) FROM t WHERE c IS NULL GROUP BY a, d HAVING count(*) > 1;"
+	if len(f.Fixes) != 1 || f.Fixes[0].Precheck != want {
+		t.Errorf("arc precheck = %q, want %q", f.Fixes[0].Precheck, want)
+	}
+}

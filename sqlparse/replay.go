@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -194,15 +195,20 @@ func (r *Replayer) findIndex(schema, name string) (*catalog.Table, *catalog.Inde
 // schemaOf returns the schema a table lives in.
 func (r *Replayer) schemaOf(t *catalog.Table) *catalog.Schema { return r.cat.Schema(t.Schema) }
 
-// children returns the partitions and inheritance children of t.
+// children returns the partitions and inheritance children of t, sorted
+// by name. The scan avoids Catalog.Tables, which sorts every table, because
+// ALTER TABLE without ONLY asks for children on every statement.
 func (r *Replayer) children(t *catalog.Table) []*catalog.Table {
 	var out []*catalog.Table
 	qn := t.QualifiedName()
-	for _, c := range r.cat.Tables() {
-		if c.PartitionOf == qn || contains(c.Inherits, qn) {
-			out = append(out, c)
+	for _, s := range r.cat.Schemas {
+		for _, c := range s.Tables {
+			if c.PartitionOf == qn || contains(c.Inherits, qn) {
+				out = append(out, c)
+			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].QualifiedName() < out[j].QualifiedName() })
 	return out
 }
 

@@ -45,10 +45,19 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 		r.dropNotNull(t, cmd.Name, inh)
 	case pg.AlterTableType_AT_AddConstraint:
 		r.addConstraint(t, cmd.Def.GetConstraint())
+		r.inheritCheck(t, cmd.Def.GetConstraint(), inh)
 	case pg.AlterTableType_AT_DropConstraint:
-		r.dropConstraint(t, cmd.Name, cmd.MissingOk)
+		for _, target := range r.withChildren(t, inh) {
+			if target == t || target.Check(cmd.Name) != nil {
+				r.dropConstraint(target, cmd.Name, cmd.MissingOk)
+			}
+		}
 	case pg.AlterTableType_AT_ValidateConstraint:
-		r.validateConstraint(t, cmd.Name)
+		for _, target := range r.withChildren(t, inh) {
+			if target == t || target.Check(cmd.Name) != nil {
+				r.validateConstraint(target, cmd.Name)
+			}
+		}
 	case pg.AlterTableType_AT_AttachPartition:
 		r.attachPartition(t, cmd.Def.GetPartitionCmd())
 	case pg.AlterTableType_AT_DetachPartition:
@@ -256,6 +265,21 @@ func (r *Replayer) addConstraint(t *catalog.Table, c *pg.Constraint, column ...s
 		r.addIndexConstraint(t, c, col, true)
 	case pg.ConstrType_CONSTR_CHECK:
 		r.addCheck(t, c, false)
+	}
+}
+
+// inheritCheck gives the children a CHECK just added to t, under the same
+// name, as the server does unless ONLY or NO INHERIT was written.
+func (r *Replayer) inheritCheck(t *catalog.Table, c *pg.Constraint, inh bool) {
+	if c == nil || c.Contype != pg.ConstrType_CONSTR_CHECK || c.IsNoInherit || !inh || len(t.Checks) == 0 {
+		return
+	}
+	added := t.Checks[len(t.Checks)-1]
+	for _, child := range r.withChildren(t, true)[1:] {
+		if child.Check(added.Name) == nil {
+			cp := *added
+			child.Checks = append(child.Checks, &cp)
+		}
 	}
 }
 

@@ -99,7 +99,7 @@ func (r *Replayer) partitions(t *catalog.Table) []*catalog.Table {
 		return nil
 	}
 	var out []*catalog.Table
-	for _, c := range r.cat.Tables() {
+	for _, c := range r.children(t) {
 		if c.PartitionOf == t.QualifiedName() {
 			out = append(out, c)
 		}

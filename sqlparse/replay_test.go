@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -450,6 +451,19 @@ var replayCases = []struct {
 			t.Errorf("l or g wrong")
 		}
 	}},
+	{"ALTER DOMAIN SET / DROP NOT NULL reaches the columns", []string{
+		`CREATE DOMAIN code AS text`,
+		`CREATE DOMAIN other AS text NOT NULL`,
+		`CREATE TABLE t (a code, b public.other)`,
+		`ALTER DOMAIN code SET NOT NULL`,
+		`ALTER DOMAIN public.other DROP NOT NULL`,
+	}, func(t *testing.T, cat *catalog.Catalog, diags []Diagnostic) {
+		noDiags(t, diags)
+		tb := mustTable(t, cat, "public", "t")
+		if !tb.Column("a").DomainNotNull || tb.Column("b").DomainNotNull {
+			t.Errorf("a %+v b %+v", tb.Column("a"), tb.Column("b"))
+		}
+	}},
 	{"DO blocks and functions running DDL are unmodelled", []string{
 		`CREATE TABLE events (a int)`,
 		"DO $$ BEGIN IF true THEN ALTER TABLE events ALTER COLUMN a DROP NOT NULL; END IF; END $$",
@@ -590,4 +604,26 @@ func FuzzReplay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkReplay replays a generated schema of 2,000 tables with three
+// indexes each, the size of a large application's dump.
+func BenchmarkReplay(b *testing.B) {
+	var stmts []Statement
+	for i := 0; i < 2000; i++ {
+		for _, s := range []string{
+			fmt.Sprintf("CREATE TABLE t%d (id bigserial PRIMARY KEY, account_id bigint NOT NULL, key text, ns text, UNIQUE (account_id, key, ns))", i),
+			fmt.Sprintf("CREATE UNIQUE INDEX ON t%d (account_id, key) WHERE ns IS NULL", i),
+			fmt.Sprintf("ALTER TABLE t%d ALTER COLUMN key DROP NOT NULL", i),
+		} {
+			stmts = append(stmts, NewStatement("bench.sql", s, 0))
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := NewReplayer(catalog.New())
+		for _, st := range stmts {
+			r.Apply(st)
+		}
+	}
 }

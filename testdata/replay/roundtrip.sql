@@ -63,3 +63,7 @@ SELECT pg_catalog.set_config('search_path', '', false);
 CREATE TABLE public.claims AS SELECT 1 AS id, 'x'::text AS request_id;
 CREATE UNIQUE INDEX claims_req ON public.claims (request_id, id) NULLS NOT DISTINCT;
 DO $$ BEGIN PERFORM 1; END $$;
+ALTER TABLE public.events ADD CHECK (org_id > 0);
+ALTER TABLE public.events ADD CONSTRAINT sub_present CHECK (external_subscription_id IS NOT NULL) NOT VALID;
+ALTER TABLE public.events VALIDATE CONSTRAINT sub_present;
+ALTER TABLE public.events ALTER COLUMN transaction_id DROP NOT NULL;
