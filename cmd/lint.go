@@ -203,7 +203,8 @@ func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
 	case "json":
 		return report.JSON(w, doc)
 	case "sarif":
-		return report.SARIF(w, doc, report.SARIFOptions{Prefix: repoPrefix()})
+		root, prefix := repoRoot()
+		return report.SARIF(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
 	case "github":
 		return report.GitHub(w, doc)
 	case "gitlab":
@@ -275,25 +276,26 @@ func hasInputErrors(ds []sqlparse.Diagnostic) bool {
 	return false
 }
 
-// repoPrefix is the working directory relative to the repository root (the
-// nearest parent holding .git), so that SARIF paths are relative to the
-// root as code scanning wants; "" at the root or outside a repository.
-func repoPrefix() string {
+// repoRoot finds the repository root (the nearest parent of the working
+// directory holding .git) and the working directory relative to it, so that
+// SARIF paths are relative to the root as code scanning wants. Outside a
+// repository the working directory stands in for the root.
+func repoRoot() (root, prefix string) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	for dir := wd; ; {
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 			rel, err := filepath.Rel(dir, wd)
 			if err != nil || rel == "." {
-				return ""
+				rel = ""
 			}
-			return filepath.ToSlash(rel)
+			return filepath.ToSlash(dir), filepath.ToSlash(rel)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			return filepath.ToSlash(wd), ""
 		}
 		dir = parent
 	}

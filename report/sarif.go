@@ -37,6 +37,9 @@ type SARIFOptions struct {
 	// (file:///home/ci/repo/); empty leaves SRCROOT for the consumer to
 	// resolve, which is what GitHub code scanning expects.
 	RootURI string
+	// Root is the repository root as an absolute slash path; absolute paths
+	// below it are made relative to it, others are written as file URIs.
+	Root string
 	// Rules are the rules described in the tool metadata; nil means every
 	// registered rule.
 	Rules []*audit.Rule
@@ -133,7 +136,7 @@ type sarifPhysicalLocation struct {
 
 type sarifArtifactLocation struct {
 	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -183,7 +186,7 @@ func SARIF(w io.Writer, doc *Document, opts SARIFOptions) error {
 	if rules == nil {
 		rules = audit.Rules
 	}
-	s := sarifWriter{prefix: strings.Trim(opts.Prefix, "/"), ruleIndex: map[string]int{}}
+	s := sarifWriter{prefix: strings.Trim(opts.Prefix, "/"), root: strings.TrimSuffix(opts.Root, "/"), ruleIndex: map[string]int{}}
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name: doc.Tool, Version: numericVersion(doc.Version), InformationURI: informationURI, Rules: []sarifRule{},
@@ -224,6 +227,7 @@ func SARIF(w io.Writer, doc *Document, opts SARIFOptions) error {
 // indexes.
 type sarifWriter struct {
 	prefix    string
+	root      string
 	ruleIndex map[string]int
 }
 
@@ -311,13 +315,17 @@ func (s sarifWriter) physical(p catalog.Pos) *sarifPhysicalLocation {
 }
 
 // artifact makes a display path relative to the repository root: slashes,
-// no "./", below the prefix, and percent-encoded where a URI needs it.
+// no "./", below the prefix, and percent-encoded where a URI needs it. An
+// absolute path outside the repository stays absolute, as a file URI.
 func (s sarifWriter) artifact(file string) sarifArtifactLocation {
 	p := strings.ReplaceAll(file, "\\", "/")
 	if !path.IsAbs(p) {
-		p = path.Join(s.prefix, p)
+		return sarifArtifactLocation{URI: uriPath(path.Join(s.prefix, p)), URIBaseID: srcRoot}
 	}
-	return sarifArtifactLocation{URI: uriPath(p), URIBaseID: srcRoot}
+	if s.root != "" && strings.HasPrefix(p, s.root+"/") {
+		return sarifArtifactLocation{URI: uriPath(strings.TrimPrefix(p, s.root+"/")), URIBaseID: srcRoot}
+	}
+	return sarifArtifactLocation{URI: "file://" + uriPath(p)}
 }
 
 // uriPath escapes the characters a relative URI reference cannot hold.
@@ -332,7 +340,7 @@ func uriPath(p string) string {
 			b.WriteString("%" + strings.ToUpper(hex.EncodeToString([]byte{c})))
 		}
 	}
-	return strings.TrimPrefix(b.String(), "/")
+	return b.String()
 }
 
 // fix describes one fix. Fixes belong in a new migration, not in the file

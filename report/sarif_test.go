@@ -131,3 +131,19 @@ func TestFingerprintIgnoresLines(t *testing.T) {
 		t.Error("two rules on one object share a fingerprint")
 	}
 }
+
+func TestSARIFAbsolutePaths(t *testing.T) {
+	s := sarifWriter{prefix: "sub", root: "/home/ci/repo"}
+	cases := map[string]sarifArtifactLocation{
+		"db/a b.sql":                  {URI: "sub/db/a%20b.sql", URIBaseID: srcRoot},
+		"./db/a.sql":                  {URI: "sub/db/a.sql", URIBaseID: srcRoot},
+		"/home/ci/repo/db/a.sql":      {URI: "db/a.sql", URIBaseID: srcRoot},
+		"/elsewhere/a.sql":            {URI: "file:///elsewhere/a.sql"},
+		"/home/ci/repository/x/a.sql": {URI: "file:///home/ci/repository/x/a.sql"},
+	}
+	for in, want := range cases {
+		if got := s.artifact(in); got != want {
+			t.Errorf("artifact(%q) = %+v, want %+v", in, got, want)
+		}
+	}
+}
