@@ -208,7 +208,8 @@ func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
 	case "github":
 		return report.GitHub(w, doc)
 	case "gitlab":
-		return report.GitLab(w, doc)
+		root, prefix := repoRoot()
+		return report.GitLab(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
 	}
 	return report.Text(w, doc, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose})
 }

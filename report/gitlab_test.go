@@ -8,7 +8,7 @@ import (
 
 func TestGitLabGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument()); err != nil {
+	if err := GitLab(&buf, sampleDocument(), SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "gitlab.json.golden", buf.Bytes())
@@ -28,5 +28,19 @@ func TestGitLabGolden(t *testing.T) {
 		if is.Fingerprint == "" || is.Location.Path == "" || is.Location.Lines.Begin == 0 {
 			t.Errorf("issue %d lacks fingerprint or location: %+v", i, is)
 		}
+	}
+}
+
+func TestGitLabPathsFromRoot(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GitLab(&buf, sampleDocument(), SARIFOptions{Prefix: "services/api"}); err != nil {
+		t.Fatal(err)
+	}
+	var issues []gitlabIssue
+	if err := json.Unmarshal(buf.Bytes(), &issues); err != nil {
+		t.Fatal(err)
+	}
+	if got := issues[0].Location.Path; got != "services/api/db/migrations/0042_events.up.sql" {
+		t.Errorf("path %q is not relative to the repository root", got)
 	}
 }
