@@ -77,7 +77,7 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 			t.Logf("%s", d)
 		}
 	}
-	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16}), cat
+	return applyDirectives(audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16}), res), cat
 }
 
 // fixtureFiles lists every fixture, sorted.

@@ -6,4 +6,5 @@ var Rules = []*Rule{
 	NullableKey,
 	OptionalUnique,
 	InvalidUniqueIndex,
+	UnusedIgnore,
 }

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -172,8 +170,8 @@ func TestInspectUsageErrors(t *testing.T) {
 	}
 }
 
-// exampleTree is the migration tree lint and inspect must agree on.
-const exampleTree = "../testdata/inspect/example"
+// paymentsTree is the shipped example, which lint and inspect must agree on.
+const paymentsTree = "../testdata/examples/payments"
 
 type jsonFindingKey struct {
 	Rule     string   `json:"rule"`
@@ -203,32 +201,13 @@ func keysOf(fs []jsonFindingKey) []string {
 	return out
 }
 
-// applyTree builds a database from the tree's up migrations, in order.
-func applyTree(t *testing.T, dir string) string {
-	t.Helper()
-	ups, err := filepath.Glob(filepath.Join(dir, "migrations", "*.up.sql"))
-	if err != nil || len(ups) == 0 {
-		t.Fatalf("no up migrations in %s: %v", dir, err)
-	}
-	slices.Sort(ups)
-	var sql strings.Builder
-	for _, f := range ups {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sql.Write(b)
-		sql.WriteString("\n")
-	}
-	return inspectTestDB(t, sql.String())
-}
-
 // The issue's acceptance: inspect on a database built from the example tree
 // reports what lint reports on the tree, exits 1, and with --data counts
 // the rows the test inserted.
 func TestInspectMatchesLintOnExampleTree(t *testing.T) {
-	dsn := applyTree(t, exampleTree)
-	lintCode, lintOut, lintErr := runInspectCmd(t, nil, "lint", "--format", "json", exampleTree)
+	dsn := pgtest.NewDatabase(t)
+	applyTree(t, dsn, paymentsTree, nil)
+	lintCode, lintOut, lintErr := runInspectCmd(t, nil, "lint", "--format", "json", paymentsTree)
 	if lintCode != ExitFindings {
 		t.Fatalf("lint exit %d\n%s", lintCode, lintErr)
 	}
@@ -247,9 +226,17 @@ func TestInspectMatchesLintOnExampleTree(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	if _, err := conn.Exec(context.Background(), `
-		INSERT INTO events (organization_id, external_subscription_id, transaction_id) VALUES
-		  (1, NULL, 'tx-1'), (1, NULL, 'tx-1'), (1, NULL, 'tx-1'), (1, NULL, 'tx-2'), (2, 'sub', 'tx-1');
-		INSERT INTO customers VALUES (1, NULL), (2, NULL), (3, 'ref')`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		INSERT INTO usage_events (organization_id, external_subscription_id, transaction_id, code, timestamp) VALUES
+		  ('00000000-0000-0000-0000-000000000001', NULL, 'tx-1', 'api_call', now()),
+		  ('00000000-0000-0000-0000-000000000001', NULL, 'tx-1', 'api_call', now()),
+		  ('00000000-0000-0000-0000-000000000001', NULL, 'tx-1', 'api_call', now()),
+		  ('00000000-0000-0000-0000-000000000001', NULL, 'tx-2', 'api_call', now()),
+		  ('00000000-0000-0000-0000-000000000002', 'sub_1', 'tx-1', 'api_call', now());
+		INSERT INTO accounts (name, email) VALUES ('a', NULL), ('b', NULL), ('c', 'c@example.com');
+		INSERT INTO charge_claims (account_id, kind, address, namespace)
+		  SELECT id, 'charge', 'order-7', NULL FROM accounts WHERE name = 'a';
+		INSERT INTO charge_claims (account_id, kind, address, namespace)
+		  SELECT id, 'charge', 'order-7', NULL FROM accounts WHERE name = 'a';`, pgx.QueryExecModeSimpleProtocol); err != nil {
 		t.Fatal(err)
 	}
 	_, out, _ = runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--format", "json", "--data")
@@ -258,8 +245,9 @@ func TestInspectMatchesLintOnExampleTree(t *testing.T) {
 		notes[f.Object] = strings.Join(f.Notes, " | ")
 	}
 	for object, want := range map[string]string{
-		"public.events.index_unique_transaction_id":   "data: external_subscription_id: 4 rows hold NULL; 1 group of rows already collides",
-		"public.customers.customers_external_ref_key": "data: external_ref: 2 rows hold NULL; 1 group of rows already collides",
+		"public.usage_events.index_unique_transaction_id": "data: external_subscription_id: 4 rows hold NULL; 1 group of rows already collides",
+		"public.charge_claims.charge_claims_unique_claim": "data: namespace: 2 rows hold NULL; 1 group of rows already collides",
+		"public.accounts.accounts_email_key":              "data: email: 2 rows hold NULL; 1 group of rows already collides",
 	} {
 		if !strings.Contains(notes[object], want) {
 			t.Errorf("%s notes %q, want %q", object, notes[object], want)

@@ -30,7 +30,6 @@ func differentialInputs(t *testing.T) []string {
 		inputs = append(inputs, files...)
 	}
 	trees, _ := filepath.Glob("../testdata/examples/*")
-	trees = append(trees, "../testdata/inspect/example")
 	for _, tree := range trees {
 		if info, err := os.Stat(tree); err == nil && info.IsDir() {
 			inputs = append(inputs, tree)
