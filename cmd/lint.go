@@ -148,7 +148,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, doc, opts); err != nil {
+	if err := writeReport(s.Out, doc, opts.Format, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if opts.FixSQL != "" {
@@ -167,8 +167,10 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 
 // ran says whether a rule was selected for this run; suppression only
 // judges directives for rules that ran.
-func (o *lintOptions) ran(id string) bool {
-	for _, r := range o.Rules {
+func (o *lintOptions) ran(id string) bool { return ruleSelected(o.Rules, id) }
+
+func ruleSelected(rules []*audit.Rule, id string) bool {
+	for _, r := range rules {
 		if r.ID == id {
 			return true
 		}
@@ -198,8 +200,8 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 	return append(out, configDirectives(opts.Config)...)
 }
 
-func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
-	switch opts.Format {
+func writeReport(w io.Writer, doc *report.Document, format string, text report.TextOptions) error {
+	switch format {
 	case "json":
 		return report.JSON(w, doc)
 	case "sarif":
@@ -211,7 +213,7 @@ func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
 		root, prefix := repoRoot()
 		return report.GitLab(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
 	}
-	return report.Text(w, doc, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose})
+	return report.Text(w, doc, text)
 }
 
 // lintInputs describes each tree that was read; statements are counted per
