@@ -75,6 +75,10 @@ func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, e
 		ServerName:         t.serverName,
 		InsecureSkipVerify: p.Insecure, // only with --insecure, for self-signed test servers
 		NextProtos:         protos,
+		// One Write of a release block must leave as one record: with
+		// dynamic sizing, the first records after a handshake are cut at
+		// about one MSS.
+		DynamicRecordSizingDisabled: true,
 	})
 	if err := tc.HandshakeContext(ctx); err != nil {
 		c.Close()
