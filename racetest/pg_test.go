@@ -103,7 +103,7 @@ func (h claimHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// defaultNamespace is what a missing namespace becomes: '' where the
+// defaultNamespace is what a missing namespace becomes: ” where the
 // column is NOT NULL, NULL where it is nullable (the hole).
 func (h claimHandler) defaultNamespace() string {
 	if h.table == "claims_sound" {
