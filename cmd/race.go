@@ -61,6 +61,11 @@ func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
 	}
+	if res.Verdict.Status == racetest.Holds && res.ConformanceFailures() > 0 {
+		// The race held but the gate answers retries or misuse wrongly:
+		// that is a defect a CI job must see.
+		return exitWith(ExitFindings)
+	}
 	return verdictExit(res.Verdict.Status)
 }
 

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -92,6 +91,12 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if err != nil {
 		return err
 	}
+	var prof racetest.Profile
+	if o.conform {
+		if prof, err = racetest.ProfileNamed(o.profile, p.Classifier.Refuse); err != nil {
+			return usageError("%v", err)
+		}
+	}
 	if o.effect != "" {
 		eff, err := racetest.NewSQLEffect(ctx, o.dsn, o.effect)
 		if err != nil {
@@ -105,10 +110,6 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 		return usageError("race http %s: %v", url, err)
 	}
 	if o.conform {
-		prof, err := racetest.ProfileNamed(o.profile, p.Classifier.Refuse)
-		if err != nil {
-			return usageError("%v", err)
-		}
 		res.Conformance = racetest.Conform(ctx, p, prof, o.failData, res)
 	}
 	return writeRaceResult(s, o.out, res)
@@ -173,5 +174,3 @@ func (s *Streams) getenv(k string) string {
 	}
 	return s.Getenv(k)
 }
-
-var _ = fmt.Sprintf

@@ -131,3 +131,14 @@ type Check struct {
 	Got    string `json:"got"`
 	Detail string `json:"detail,omitempty"`
 }
+
+// ConformanceFailures counts the conformance checks that failed.
+func (r *Result) ConformanceFailures() int {
+	n := 0
+	for _, c := range r.Conformance {
+		if !c.Pass {
+			n++
+		}
+	}
+	return n
+}
