@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -70,14 +71,17 @@ func (g *Gate) claim(key string) (int, bool) {
 	return g.next, true
 }
 
-// spin waits d by polling the clock: sleeps on most systems are far coarser
-// than the 20-200 µs windows the probe must catch.
+// spin waits d by polling the clock: a sleep overshoots the 20-200 µs
+// windows the probe must catch by a millisecond or more. It yields between
+// polls so that a spinning handler does not starve the requests it races
+// with of a processor.
 func spin(d time.Duration) {
 	if d >= 2*time.Millisecond {
 		time.Sleep(d)
 		return
 	}
 	for start := time.Now(); time.Since(start) < d; {
+		runtime.Gosched()
 	}
 }
 
