@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
+	"go.uber.org/goleak"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
@@ -22,6 +23,7 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestRaceDemo(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	code, out, errs := runCmd(t, "race", "demo")
 	if code != ExitOK {
 		t.Fatalf("exit %d, want 0; stdout:\n%s\nstderr:\n%s", code, out, errs)
@@ -39,6 +41,7 @@ func TestRaceDemo(t *testing.T) {
 }
 
 func TestRaceHTTPExitStatuses(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	racy := httptest.NewServer(&racetest.Gate{Window: 200 * time.Microsecond})
 	defer racy.Close()
 	atomic := httptest.NewServer(&racetest.Gate{})
@@ -72,6 +75,7 @@ func TestRaceHTTPExitStatuses(t *testing.T) {
 }
 
 func TestRaceHTTPJSONAndBodyFile(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	srv := httptest.NewServer(&racetest.Gate{})
 	defer srv.Close()
 	body := filepath.Join(t.TempDir(), "body.json")
@@ -92,6 +96,7 @@ func TestRaceHTTPJSONAndBodyFile(t *testing.T) {
 }
 
 func TestRaceHTTPVerbosePrintsEveryRound(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	srv := httptest.NewServer(&racetest.Gate{})
 	defer srv.Close()
 	_, quiet, _ := runCmd(t, "race", "http", "-H", "Idempotency-Key: {{key}}", "--rounds", "4", srv.URL)
