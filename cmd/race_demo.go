@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/idemcheck/idemcheck/racetest"
@@ -45,6 +46,7 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 		{"atomic claim gate", &racetest.Gate{}, racetest.Holds},
 	}
 	failed := false
+	var results []demoResult
 	for i, t := range targets {
 		srv, err := racetest.StartDemoServer(t.gate)
 		if err != nil {
@@ -55,21 +57,37 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 		if err != nil {
 			return usageError("race demo: %v", err)
 		}
-		if out.format == "text" {
-			if i > 0 {
-				fmt.Fprintln(s.Out)
-			}
-			fmt.Fprintf(s.Out, "== %s\n", t.title)
+		failed = failed || res.Verdict.Status != t.want
+		if out.format == "json" {
+			results = append(results, demoResult{Target: t.title, Expected: t.want, Result: res})
+			continue
 		}
+		if i > 0 {
+			fmt.Fprintln(s.Out)
+		}
+		fmt.Fprintf(s.Out, "== %s\n", t.title)
 		if err := writeRaceResult(s, out, res); err != nil && !isExitCode(err) {
 			return err
 		}
-		failed = failed || res.Verdict.Status != t.want
+	}
+	if out.format == "json" {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
+		}
 	}
 	if failed {
 		return exitWith(ExitInconclusive)
 	}
 	return nil
+}
+
+// demoResult is one demo target's result in JSON: one document for both.
+type demoResult struct {
+	Target   string           `json:"target"`
+	Expected racetest.Status  `json:"expected"`
+	Result   *racetest.Result `json:"result"`
 }
 
 // isExitCode reports whether err only carries a verdict's exit status.

@@ -40,6 +40,24 @@ func TestRaceDemo(t *testing.T) {
 	}
 }
 
+func TestRaceDemoJSONIsOneDocument(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	code, out, errs := runCmd(t, "race", "demo", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d; stderr %s", code, errs)
+	}
+	var results []struct {
+		Expected racetest.Status
+		Result   racetest.Result
+	}
+	if err := json.Unmarshal([]byte(out), &results); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, out)
+	}
+	if len(results) != 2 || results[0].Result.Verdict.Status != racetest.Broken || results[1].Result.Verdict.Status != racetest.Holds {
+		t.Errorf("results %+v, want broken then holds", results)
+	}
+}
+
 func TestRaceHTTPExitStatuses(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	racy := httptest.NewServer(&racetest.Gate{Window: 200 * time.Microsecond})

@@ -64,8 +64,8 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 // RoundLine summarises one round: counts, statuses, timings.
 func RoundLine(r *Round) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round %d: %d win", r.Index, r.Count(Win))
-	fmt.Fprintf(&b, ", %d refusal, %d replay, %d error", r.Count(Refusal), r.Count(Replay), r.Count(Error))
+	fmt.Fprintf(&b, "round %d: %s, %s, %s, %s", r.Index, plural(r.Count(Win), "win"),
+		plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"), plural(r.Count(Error), "error"))
 	if r.Effects != nil {
 		fmt.Fprintf(&b, ", %d effect(s) counted", *r.Effects)
 	}
@@ -107,4 +107,11 @@ func fmtDuration(d time.Duration) string {
 		return d.Round(100 * time.Nanosecond).String()
 	}
 	return d.String()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
