@@ -8,6 +8,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +33,12 @@ func main() {
 	rounds := flag.Int("rounds", 100, "rounds per cell")
 	batches := flag.Int("batches", 200, "HTTP/2 batches at the raw sink")
 	settle := flag.Duration("settle", 20*time.Millisecond, "how long withheld heads settle before the release")
+	serve := flag.Duration("serve", -1, "internal: serve a gate with this read-then-write window and print its URL")
 	flag.Parse()
+	if *serve >= 0 {
+		serveGate(*serve)
+		return
+	}
 	if err := run(os.Stdout, *rounds, *batches, *settle); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -39,7 +46,7 @@ func main() {
 }
 
 func run(w io.Writer, rounds, batches int, settle time.Duration) error {
-	fmt.Fprintf(w, "read-then-write gate on loopback, N=2, %d rounds per cell: rounds in which the duplicate was caught\n\n", rounds)
+	fmt.Fprintf(w, "read-then-write gate in a child process on loopback, N=2, %d rounds per cell: rounds in which the duplicate was caught\n\n", rounds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "window\tidemcheck h1 (headers)\tidemcheck h1 (last-byte)\tidemcheck h2 (single packet)\tnaive WaitGroup + http.Client")
 	for _, window := range []time.Duration{time.Millisecond, 200 * time.Microsecond, 50 * time.Microsecond, 20 * time.Microsecond} {
@@ -55,7 +62,10 @@ func run(w io.Writer, rounds, batches int, settle time.Duration) error {
 		if err != nil {
 			return err
 		}
-		naive := naiveCatchRate(window, rounds)
+		naive, err := naiveCatchRate(window, rounds)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", window, pct(h1, rounds), pct(lb, rounds), pct(h2, rounds), pct(naive, rounds))
 	}
 	tw.Flush()
@@ -76,7 +86,7 @@ func run(w io.Writer, rounds, batches int, settle time.Duration) error {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\nspread medians against an atomic gate on loopback, %d rounds each (release: client writes; arrival: Server-Timing)\n\n", rounds)
+	fmt.Fprintf(w, "\nspread medians against an atomic gate in a child process on loopback, %d rounds each (release: client writes; arrival: Server-Timing)\n\n", rounds)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\th1 release\th1 arrival\th2 release\th2 arrival\tnaive arrival")
 	for _, n := range []int{2, 8, 32} {
@@ -88,14 +98,55 @@ func run(w io.Writer, rounds, batches int, settle time.Duration) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", n, h1rel, h1arr, h2rel, h2arr, naiveArrivalSpread(n, rounds))
+		naive, err := naiveArrivalSpread(n, rounds)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", n, h1rel, h1arr, h2rel, h2arr, naive)
 	}
 	return tw.Flush()
 }
 
-// target serves h over HTTP/1.1 and cleartext HTTP/2 (prior knowledge).
-func target(h http.Handler) *httptest.Server {
-	return httptest.NewServer(h2c.NewHandler(h, &http2.Server{}))
+// serveGate is the child process: the target runs in its own process so
+// that the probe's goroutines and the handlers do not share a scheduler.
+func serveGate(window time.Duration) {
+	srv := httptest.NewServer(h2c.NewHandler(&racetest.Gate{Window: window}, &http2.Server{}))
+	fmt.Println(srv.URL)
+	select {}
+}
+
+// gateProcess is a gate served by a child process over HTTP/1.1 and
+// cleartext HTTP/2 (prior knowledge).
+type gateProcess struct {
+	URL string
+	cmd *exec.Cmd
+}
+
+func startGate(window time.Duration) (*gateProcess, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, "-serve", window.String())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("gate process: %v", err)
+	}
+	return &gateProcess{URL: strings.TrimSpace(line), cmd: cmd}, nil
+}
+
+func (g *gateProcess) Close() {
+	g.cmd.Process.Kill()
+	g.cmd.Wait()
 }
 
 func probe(url string, n, rounds int, settle time.Duration, sync, split string) racetest.Probe {
@@ -107,7 +158,10 @@ func probe(url string, n, rounds int, settle time.Duration, sync, split string) 
 // catchRate counts the rounds with more than one win against a gate with
 // the given read-then-write window.
 func catchRate(window time.Duration, rounds int, settle time.Duration, sync, split string) (int, error) {
-	srv := target(&racetest.Gate{Window: window})
+	srv, err := startGate(window)
+	if err != nil {
+		return 0, err
+	}
 	defer srv.Close()
 	res, err := racetest.Run(context.Background(), probe(srv.URL, 2, rounds, settle, sync, split))
 	if err != nil {
@@ -159,8 +213,11 @@ func naiveRound(client *http.Client, url, key string, n int) (int, []float64) {
 	return wins, arrivals
 }
 
-func naiveCatchRate(window time.Duration, rounds int) int {
-	srv := target(&racetest.Gate{Window: window})
+func naiveCatchRate(window time.Duration, rounds int) (int, error) {
+	srv, err := startGate(window)
+	if err != nil {
+		return 0, err
+	}
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()
@@ -170,11 +227,14 @@ func naiveCatchRate(window time.Duration, rounds int) int {
 			caught++
 		}
 	}
-	return caught
+	return caught, nil
 }
 
-func naiveArrivalSpread(n, rounds int) string {
-	srv := target(&racetest.Gate{})
+func naiveArrivalSpread(n, rounds int) (string, error) {
+	srv, err := startGate(0)
+	if err != nil {
+		return "", err
+	}
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
 	defer client.CloseIdleConnections()
@@ -186,7 +246,7 @@ func naiveArrivalSpread(n, rounds int) string {
 			spreads = append(spreads, time.Duration((arr[n-1]-arr[0])*float64(time.Millisecond)))
 		}
 	}
-	return median(spreads)
+	return median(spreads), nil
 }
 
 func arrivalMillis(h string) (float64, bool) {
@@ -201,7 +261,10 @@ func arrivalMillis(h string) (float64, bool) {
 // spreads returns the median release and arrival spreads of a run against
 // an atomic gate.
 func spreads(n, rounds int, settle time.Duration, sync string) (string, string, error) {
-	srv := target(&racetest.Gate{})
+	srv, err := startGate(0)
+	if err != nil {
+		return "", "", err
+	}
 	defer srv.Close()
 	res, err := racetest.Run(context.Background(), probe(srv.URL, n, rounds, settle, sync, racetest.SplitHeaders))
 	if err != nil {
