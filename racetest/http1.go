@@ -56,7 +56,12 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		_, headErr[i] = c.Write(head)
 	}
 	if !sleepCtx(ctx, p.Settle) {
-		closeAll(conns) // unblock nothing yet, but make every outcome a timeout
+		// The run's deadline passed before the release: nothing was
+		// released, and nothing can be said about this round.
+		for i := range b.responses {
+			b.responses[i] = response{err: ctx.Err()}
+		}
+		return b, nil
 	}
 
 	release := make(chan struct{})

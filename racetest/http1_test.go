@@ -325,3 +325,25 @@ func TestNodeTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestTargetGoneMidRunIsInconclusive: a target that stops accepting after
+// the first round must not leave a holding verdict based on the rounds
+// before.
+func TestTargetGoneMidRunIsInconclusive(t *testing.T) {
+	srv := httptest.NewUnstartedServer(&Gate{})
+	ln := srv.Listener
+	var once sync.Once
+	srv.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateClosed {
+			once.Do(func() { ln.Close() })
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Rounds = 5
+	res := run(t, p)
+	if res.Verdict.Status != Inconclusive {
+		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
+	}
+}

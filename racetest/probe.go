@@ -176,7 +176,9 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 			if i == 1 {
 				return nil, err
 			}
-			res.Warnings = append(res.Warnings, fmt.Sprintf("round %d: %v", i, err))
+			// The target went away mid-run: the round failed as a whole,
+			// which makes the run inconclusive unless a round already broke.
+			res.Rounds = append(res.Rounds, failedRound(i, p.N, err))
 			break
 		}
 		res.Warnings = appendOnce(res.Warnings, warn...)
@@ -184,6 +186,15 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 	}
 	res.Verdict = Judge(res.Rounds)
 	return res, nil
+}
+
+// failedRound is a round in which no request could be judged.
+func failedRound(i, n int, err error) Round {
+	r := Round{Index: i}
+	for k := range n {
+		r.Outcomes = append(r.Outcomes, Outcome{Request: k + 1, Kind: Error, Err: err.Error()})
+	}
+	return r
 }
 
 func appendOnce(list []string, more ...string) []string {
