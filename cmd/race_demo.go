@@ -66,7 +66,7 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 			fmt.Fprintln(s.Out)
 		}
 		fmt.Fprintf(s.Out, "== %s\n", t.title)
-		if err := writeRaceResult(s, out, res); err != nil && !isExitCode(err) {
+		if err := writeRaceResult(s, out, res); err != nil && !isRaceExitCode(err) {
 			return err
 		}
 	}
@@ -90,8 +90,8 @@ type demoResult struct {
 	Result   *racetest.Result `json:"result"`
 }
 
-// isExitCode reports whether err only carries a verdict's exit status.
-func isExitCode(err error) bool {
+// isRaceExitCode reports whether err only carries a verdict's exit status.
+func isRaceExitCode(err error) bool {
 	ee, ok := err.(*ExitError)
 	return ok && ee.Err == nil
 }

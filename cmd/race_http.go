@@ -48,7 +48,14 @@ round's N requests.
 
 HTTP/1.1 withholds the tail of every request on pre-opened connections and
 releases them together (--split headers|last-byte); HTTP/2 sends every
-stream's withheld frames in one write (--sync h2, or auto over TLS with ALPN).`,
+stream's withheld frames in one write (--sync h2, or auto over TLS with ALPN).
+
+A response is a win (--win, default 2xx), a refusal (--refuse, default
+409,425), a replay (Idempotent-Replayed: true, or the winner's status and
+body again) or an error (5xx, timeout, reset). With --effect-sql and --dsn
+the count in PostgreSQL overrides what the responses claim. A target that
+sends "Server-Timing: arrival;dur=<milliseconds on its clock>" gets its
+arrival spread measured, which --window then judges.`,
 		Example: `  idemcheck race http -X POST -H 'Idempotency-Key: {{key}}' -d '{"amount":100}' https://api.example.test/payments
   idemcheck race http -n 8 --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL`,
 		Args: cobra.ExactArgs(1),
@@ -131,7 +138,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 		}
 		p.Header = append(p.Header, racetest.Header{Name: strings.TrimSpace(name), Value: racetest.Template(strings.TrimSpace(value))})
 	}
-	body, err := readData(o.data)
+	body, err := readRaceData(o.data)
 	if err != nil {
 		return p, err
 	}
@@ -143,7 +150,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 		return p, usageError("--refuse: %v", err)
 	}
 	if o.effect != "" && o.dsn == "" {
-		o.dsn = s.getenv("DATABASE_URL")
+		o.dsn = raceGetenv(s, "DATABASE_URL")
 		if o.dsn == "" {
 			return p, usageError("--effect-sql needs --dsn (or DATABASE_URL)")
 		}
@@ -155,8 +162,8 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 	return p, nil
 }
 
-// readData reads -d: literal text, or @file for a file's contents.
-func readData(d string) (string, error) {
+// readRaceData reads -d: literal text, or @file for a file's contents.
+func readRaceData(d string) (string, error) {
 	name, isFile := strings.CutPrefix(d, "@")
 	if !isFile {
 		return d, nil
@@ -168,7 +175,7 @@ func readData(d string) (string, error) {
 	return string(b), nil
 }
 
-func (s *Streams) getenv(k string) string {
+func raceGetenv(s *Streams, k string) string {
 	if s.Getenv == nil {
 		return ""
 	}

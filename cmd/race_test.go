@@ -126,3 +126,32 @@ func TestRaceHTTPVerbosePrintsEveryRound(t *testing.T) {
 		t.Errorf("with -v: %d round lines, want 4:\n%s", n, loud)
 	}
 }
+
+// TestRaceHTTPEffectSQLOverridesResponses: with --effect-sql the count in
+// PostgreSQL decides. The gate answers 201 twice, but the query counts no
+// effect at all, so no round has a win: inconclusive, not broken.
+func TestRaceHTTPEffectSQLOverridesResponses(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	dsn := os.Getenv("IDEMCHECK_TEST_DSN")
+	if dsn == "" {
+		dsn = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	racy := httptest.NewServer(&racetest.Gate{Window: time.Millisecond})
+	defer racy.Close()
+	key := "Idempotency-Key: {{key}}"
+	code, out, errs := runCmd(t, "race", "http", "-H", key, "--rounds", "3",
+		"--effect-sql", "SELECT count(*) FROM pg_class WHERE relname = $1", "--dsn", dsn, racy.URL)
+	if code == ExitUsage && strings.Contains(errs, "no connection") {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL is required in CI: %s", errs)
+		}
+		t.Skipf("no PostgreSQL at %s: %s", dsn, errs)
+	}
+	if code != ExitInconclusive || !strings.Contains(out, "0 effect(s) counted") {
+		t.Fatalf("exit %d, want 3 with the counted effect shown; stdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	code, _, errs = runCmd(t, "race", "http", "--effect-sql", "SELECT count(*) FROM nowhere WHERE k = $1", "--dsn", dsn, racy.URL)
+	if code != ExitUsage || !strings.Contains(errs, "nowhere") {
+		t.Errorf("a bad --effect-sql: exit %d, stderr %q; want 2 naming the relation", code, errs)
+	}
+}

@@ -347,3 +347,17 @@ func TestTargetGoneMidRunIsInconclusive(t *testing.T) {
 		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }
+
+func TestH1OverTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(&Gate{Window: 200 * time.Microsecond})
+	defer srv.Close()
+	p := quick(srv.URL + "/claims")
+	p.Insecure = true // httptest's self-signed certificate
+	res := run(t, p)
+	if res.Sync != SyncH1 {
+		t.Fatalf("--sync auto chose %s for a TLS server without h2, want h1", res.Sync)
+	}
+	if res.Verdict.Status != Broken {
+		t.Fatalf("verdict %s (%s), want broken", res.Verdict.Status, res.Verdict.Sentence)
+	}
+}
