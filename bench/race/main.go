@@ -33,19 +33,35 @@ func main() {
 	rounds := flag.Int("rounds", 100, "rounds per cell")
 	batches := flag.Int("batches", 200, "HTTP/2 batches at the raw sink")
 	settle := flag.Duration("settle", 20*time.Millisecond, "how long withheld heads settle before the release")
+	tables := flag.String("tables", "catch,sink,spread", "which tables to print")
 	serve := flag.Duration("serve", -1, "internal: serve a gate with this read-then-write window and print its URL")
 	flag.Parse()
 	if *serve >= 0 {
 		serveGate(*serve)
 		return
 	}
-	if err := run(os.Stdout, *rounds, *batches, *settle); err != nil {
+	if err := run(os.Stdout, *tables, *rounds, *batches, *settle); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, rounds, batches int, settle time.Duration) error {
+func run(w io.Writer, tables string, rounds, batches int, settle time.Duration) error {
+	for _, t := range []struct {
+		name string
+		f    func(io.Writer, int, int, time.Duration) error
+	}{{"catch", catchTable}, {"sink", sinkTable}, {"spread", spreadTable}} {
+		if strings.Contains(tables, t.name) {
+			if err := t.f(w, rounds, batches, settle); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+func catchTable(w io.Writer, rounds, _ int, settle time.Duration) error {
 	fmt.Fprintf(w, "read-then-write gate in a child process on loopback, N=2, %d rounds per cell: rounds in which the duplicate was caught\n\n", rounds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "window\tidemcheck h1 (headers)\tidemcheck h1 (last-byte)\tidemcheck h2 (single packet)\tnaive WaitGroup + http.Client")
@@ -68,10 +84,12 @@ func run(w io.Writer, rounds, batches int, settle time.Duration) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", window, pct(h1, rounds), pct(lb, rounds), pct(h2, rounds), pct(naive, rounds))
 	}
-	tw.Flush()
+	return tw.Flush()
+}
 
-	fmt.Fprintf(w, "\nHTTP/2 release block at a raw loopback sink, %d batches\n\n", batches)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+func sinkTable(w io.Writer, _, batches int, _ time.Duration) error {
+	fmt.Fprintf(w, "HTTP/2 release block at a raw loopback sink, %d batches\n\n", batches)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\tblock bytes\tone write: single read\tone write per frame: single read")
 	for _, n := range []int{2, 8, 32} {
 		one, err := racetest.MeasureSinglePacket(context.Background(), n, batches, time.Millisecond, false)
@@ -84,10 +102,12 @@ func run(w io.Writer, rounds, batches int, settle time.Duration) error {
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", n, one.BlockBytes, pct(one.SingleRead, batches), pct(per.SingleRead, batches))
 	}
-	tw.Flush()
+	return tw.Flush()
+}
 
-	fmt.Fprintf(w, "\nspread medians against an atomic gate in a child process on loopback, %d rounds each (release: client writes; arrival: Server-Timing)\n\n", rounds)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+func spreadTable(w io.Writer, rounds, _ int, settle time.Duration) error {
+	fmt.Fprintf(w, "spread medians against an atomic gate in a child process on loopback, %d rounds each (release: client writes; arrival: Server-Timing)\n\n", rounds)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\th1 release\th1 arrival\th2 release\th2 arrival\tnaive arrival")
 	for _, n := range []int{2, 8, 32} {
 		h1rel, h1arr, err := spreads(n, rounds, settle, racetest.SyncH1)
