@@ -51,6 +51,9 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		fmt.Fprintf(&b, "conformance: %d of %d checks failed\n", res.ConformanceFailures(), len(res.Conformance))
 	}
 	fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(string(res.Verdict.Status)), res.Verdict.Sentence)
+	if res.Verdict.Detail != "" {
+		fmt.Fprintf(&b, "  %s\n", res.Verdict.Detail)
+	}
 	if res.Verdict.Cause != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Cause)
 	}

@@ -91,9 +91,11 @@ const (
 // Verdict is the judgement with the sentence a person reads and the round
 // that best shows it (0 when no round stands out).
 type Verdict struct {
-	Status     Status `json:"status"`
-	Sentence   string `json:"sentence"`
-	Cause      string `json:"cause,omitempty"`
+	Status   Status `json:"status"`
+	Sentence string `json:"sentence"`
+	Cause    string `json:"cause,omitempty"`
+	// Detail says how many rounds showed what the sentence says.
+	Detail     string `json:"detail,omitempty"`
 	Confidence string `json:"confidence,omitempty"`
 	WorstRound int    `json:"worst_round,omitempty"`
 }

@@ -34,6 +34,7 @@ func Judge(rounds []Round) Verdict {
 			Status:     Broken,
 			Sentence:   fmt.Sprintf("%d wins in round %d: the claim is a read-then-write or its unique index has a hole", r.Wins(), r.Index),
 			Cause:      brokenCause,
+			Detail:     fmt.Sprintf("%d of %d rounds had more than one win.", countRounds(rounds, func(r *Round) bool { return r.Wins() > 1 }), len(rounds)),
 			WorstRound: r.Index,
 		}
 	}
@@ -53,6 +54,7 @@ func Judge(rounds []Round) Verdict {
 				Status:     Inconclusive,
 				Sentence:   fmt.Sprintf("inconclusive: round %d %s", r.Index, reason),
 				Cause:      inconclusiveCause,
+				Detail:     fmt.Sprintf("%d of %d rounds could not be judged.", countRounds(rounds, func(r *Round) bool { return inconclusiveReason(r) != "" }), len(rounds)),
 				WorstRound: r.Index,
 			}
 		}
@@ -72,6 +74,16 @@ func refusedVerdict(r *Round) Verdict {
 		Cause:      refusedCause,
 		WorstRound: r.Index,
 	}
+}
+
+func countRounds(rounds []Round, pred func(*Round) bool) int {
+	n := 0
+	for i := range rounds {
+		if pred(&rounds[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // worstBroken is the round with the most wins, if any round has more than
