@@ -46,6 +46,16 @@ func TestTextGolden(t *testing.T) {
 	}
 }
 
+func TestJSONGolden(t *testing.T) {
+	res := brokenResult()
+	res.Verdict = Judge(res.Rounds)
+	var b bytes.Buffer
+	if err := WriteJSON(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "broken.json", b.Bytes())
+}
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("..", "testdata", "race", name)
