@@ -136,6 +136,9 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 		if !ok || strings.TrimSpace(name) == "" {
 			return p, usageError("-H %q: want 'Name: value'", h)
 		}
+		if strings.ContainsAny(h, "\r\n") {
+			return p, usageError("-H %q: a header cannot contain a line break", h)
+		}
 		p.Header = append(p.Header, racetest.Header{Name: strings.TrimSpace(name), Value: racetest.Template(strings.TrimSpace(value))})
 	}
 	body, err := readRaceData(o.data)

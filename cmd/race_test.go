@@ -79,6 +79,7 @@ func TestRaceHTTPExitStatuses(t *testing.T) {
 		{"effect-sql without dsn", []string{"race", "http", "--effect-sql", "select 1", atomic.URL}, ExitUsage},
 		{"n above 256", []string{"race", "http", "-n", "300", atomic.URL}, ExitUsage},
 		{"bad header", []string{"race", "http", "-H", "nocolon", atomic.URL}, ExitUsage},
+		{"header with a line break", []string{"race", "http", "-H", "X-A: 1\r\nX-B: 2", atomic.URL}, ExitUsage},
 		{"bad url", []string{"race", "http", "ftp://x"}, ExitUsage},
 		{"missing file", []string{"race", "http", "-d", "@/nonexistent/body.json", atomic.URL}, ExitUsage},
 	}
