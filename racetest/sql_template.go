@@ -119,7 +119,7 @@ func firstPlaceholder(s string) string {
 	return ""
 }
 
-// scanLiteral reads the single-quoted literal starting at i ('' is a quote
+// scanLiteral reads the single-quoted literal starting at i (a doubled quote is a quote
 // inside it) and returns the offset after it and its text between the quotes.
 func scanLiteral(s string, i int) (end int, inner string, err error) {
 	for j := i + 1; j < len(s); j++ {
