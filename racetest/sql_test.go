@@ -2,7 +2,9 @@ package racetest
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +226,34 @@ func TestSQLErrorClassification(t *testing.T) {
 		if strings.Contains(o.Err, "s3cret") {
 			t.Errorf("SQLSTATE %s: error %q shows the password", code, o.Err)
 		}
+	}
+}
+
+// BenchmarkSQLStartSpread measures how tightly the advisory-lock barrier
+// releases N workers: the median and worst start spread (server clock) over
+// 30 rounds. Run with: go test -run XXX -bench SQLStartSpread -benchtime 1x ./racetest/
+func BenchmarkSQLStartSpread(b *testing.B) {
+	dsn := pgtest.NewDatabase(b, sqlClaimTables)
+	for _, n := range []int{2, 8, 32} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				p := sqlProbe(dsn, `INSERT INTO sound (key) VALUES ({{key}}) ON CONFLICT DO NOTHING RETURNING id`, n, 30)
+				p.LockTimeout = 20 * time.Millisecond
+				res, err := RunSQL(context.Background(), p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Verdict.Status != Holds {
+					b.Fatalf("verdict %+v", res.Verdict)
+				}
+				var spreads []time.Duration
+				for _, r := range res.Rounds {
+					spreads = append(spreads, *r.StartSpread)
+				}
+				slices.Sort(spreads)
+				b.ReportMetric(float64(spreads[len(spreads)/2].Microseconds()), "median-µs")
+				b.ReportMetric(float64(spreads[len(spreads)-1].Microseconds()), "worst-µs")
+			}
+		})
 	}
 }
