@@ -24,6 +24,7 @@ type raceSQLOptions struct {
 	n           int
 	rounds      int
 	commit      bool
+	isolation   string
 	timeout     time.Duration
 	lockTimeout time.Duration
 	deadline    time.Duration
@@ -48,7 +49,9 @@ timeout behind another claim that has not committed (55P03, --lock-timeout)
 is a refusal; a serialization failure (40001) is counted on its own; any
 other error is reported with the server's message.
 
-Every transaction rolls back: nothing is written unless --commit. When a
+Every transaction rolls back: nothing is written unless --commit (then a
+COMMIT that fails, as a deferred unique constraint or SERIALIZABLE makes it
+fail, decides the outcome). When a
 round has more than one win, the rows the winners wrote are read back and
 the table's unique indexes (read as inspect reads them) name the one that
 should have refused.
@@ -69,6 +72,7 @@ variables.`,
 	f.IntVarP(&o.n, "n", "n", 2, "statements per round")
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.BoolVar(&o.commit, "commit", false, "commit the winners' rows instead of rolling back")
+	f.StringVar(&o.isolation, "isolation", "read-committed", "the workers' isolation level: read-committed, repeatable-read or serializable")
 	f.DurationVar(&o.timeout, "timeout", racetest.DefaultSQLTimeout, "bound on each round: reaching the barrier and the claim")
 	f.DurationVar(&o.lockTimeout, "lock-timeout", racetest.DefaultLockTimeout, "SET LOCAL lock_timeout for the claim")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
@@ -90,7 +94,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 		return err
 	}
 	p := racetest.SQLProbe{
-		DSN: o.dsn, Statement: stmt, N: o.n, Rounds: o.rounds, Commit: o.commit,
+		DSN: o.dsn, Statement: stmt, N: o.n, Rounds: o.rounds, Commit: o.commit, Isolation: o.isolation,
 		Timeout: o.timeout, LockTimeout: o.lockTimeout, Deadline: o.deadline, Window: o.window, Force: o.force,
 	}
 	p.Defaults()

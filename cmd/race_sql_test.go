@@ -127,6 +127,8 @@ func TestRaceSQLUsageErrors(t *testing.T) {
 		{"no statement", []string{"race", "sql", "--dsn", dsn}, "needs a statement"},
 		{"both", []string{"race", "sql", "--dsn", dsn, "--file", "x.sql", "SELECT 1"}, "not both"},
 		{"missing file", []string{"race", "sql", "--dsn", dsn, "--file", "/nonexistent/claim.sql"}, "no such file"},
+		{"empty stdin", []string{"race", "sql", "--dsn", dsn, "--file", "-"}, "the claim statement is empty"},
+		{"bad isolation", []string{"race", "sql", "--dsn", dsn, "--isolation", "snapshot", "SELECT {{key}}"}, "--isolation \"snapshot\""},
 		{"one worker", []string{"race", "sql", "--dsn", dsn, "-n", "1", "SELECT 1"}, "at least 2"},
 		{"spliced template", []string{"race", "sql", "--dsn", dsn, "SELECT 'k-{{key}}'"}, "cannot live inside a literal"},
 		{"commit without key", []string{"race", "sql", "--dsn", dsn, "--commit", "SELECT 1"}, "fresh key"},

@@ -36,6 +36,9 @@ type SQLProbe struct {
 	Rounds    int
 	// Commit keeps the rows; by default every transaction rolls back.
 	Commit bool
+	// Isolation is the workers' isolation level: read-committed (the
+	// default), repeatable-read or serializable.
+	Isolation string
 	// LockTimeout is SET LOCAL lock_timeout for the claim: a claim blocked
 	// behind another that has not committed gives up after it (a refusal).
 	LockTimeout time.Duration
@@ -73,6 +76,16 @@ func (p *SQLProbe) Defaults() {
 	if p.RunID == "" {
 		p.RunID = NewRunID()
 	}
+	if p.Isolation == "" {
+		p.Isolation = "read-committed"
+	}
+}
+
+// beginSQL opens a worker's transaction at each isolation level.
+var beginSQL = map[string]string{
+	"read-committed":  "BEGIN ISOLATION LEVEL READ COMMITTED",
+	"repeatable-read": "BEGIN ISOLATION LEVEL REPEATABLE READ",
+	"serializable":    "BEGIN ISOLATION LEVEL SERIALIZABLE",
 }
 
 // Validate rejects settings that cannot run or that need Force, and returns
@@ -81,6 +94,9 @@ func (p *SQLProbe) Validate() (SQLStatement, error) {
 	base := Probe{N: p.N, Rounds: p.Rounds, Force: p.Force, Sync: SyncH1, Split: SplitHeaders, URL: "http://x"}
 	if err := base.Validate(); err != nil {
 		return SQLStatement{}, err
+	}
+	if _, ok := beginSQL[p.Isolation]; !ok {
+		return SQLStatement{}, fmt.Errorf("--isolation %q: want read-committed, repeatable-read or serializable", p.Isolation)
 	}
 	if p.LockTimeout < time.Millisecond {
 		return SQLStatement{}, fmt.Errorf("--lock-timeout %s: want at least 1ms", p.LockTimeout)
@@ -357,7 +373,7 @@ func (r *sqlRun) waitAtBarrier(ctx context.Context, returned *atomic.Int32) (boo
 // is already at the server when the barrier opens: no extra round trip.
 func (r *sqlRun) claim(ctx context.Context, w *pgx.Conn, args []any) (res claimResult) {
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
+	b.Queue(beginSQL[r.p.Isolation])
 	b.Queue(barrierSQL, r.lockKey)
 	b.Queue(lockTimeoutSQL, r.lockTimeoutArg)
 	b.Queue(r.st.Text, args...)

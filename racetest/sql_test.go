@@ -257,3 +257,25 @@ func BenchmarkSQLStartSpread(b *testing.B) {
 		})
 	}
 }
+
+// Under SERIALIZABLE a check-then-insert without a unique index is safe
+// once committed: the second commit fails with 40001, which is reported on
+// its own and leaves one win. Rolled back, both claims still win.
+func TestSQLSerializableCheckThenInsert(t *testing.T) {
+	dsn := pgtest.NewDatabase(t, sqlClaimTables)
+	p := sqlProbe(dsn, `INSERT INTO plain (key) SELECT {{key}} WHERE NOT EXISTS (SELECT 1 FROM plain WHERE key = {{key}}) RETURNING id`, 2, 3)
+	p.Isolation = "serializable"
+	if res := runSQLProbe(t, p, "plain"); res.Verdict.Status != Broken {
+		t.Errorf("rolled back: verdict %+v, want broken", res.Verdict)
+	}
+	p.Commit = true
+	res := runSQLProbe(t, p, "plain")
+	if res.Verdict.Status != Holds {
+		t.Fatalf("committed: verdict %+v, want holds", res.Verdict)
+	}
+	for _, r := range res.Rounds {
+		if r.Count(Serialization) != 1 || !strings.Contains(RoundLine(&r), "1 serialization failure") {
+			t.Errorf("round %s, want one win and one serialization failure", RoundLine(&r))
+		}
+	}
+}
