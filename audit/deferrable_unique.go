@@ -90,6 +90,9 @@ func keyWords(ix *catalog.Index) string {
 // for the constraint in one ALTER TABLE: PostgreSQL cannot ALTER CONSTRAINT a
 // unique constraint to NOT DEFERRABLE.
 func notDeferrableFix(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) Fix {
+	if t.Kind == catalog.Partitioned {
+		return notDeferrablePartitionedFix(t, ix)
+	}
 	names := newNamer(cat, t)
 	newName := names.relation(ix.Name, "immediate")
 	create := createIndexSQL(t, newName, ix.Parts, ix.Include, ix.NullsNotDistinct, catalog.Conjuncts(ix.Predicate))
@@ -106,5 +109,25 @@ func notDeferrableFix(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index)
 			"statement that creates the temporary duplicate. The swap fails while a foreign key references the " +
 			"constraint: drop the foreign key first and add it back after. " + buildNote(t),
 		NoTransaction: canBuildConcurrently(t),
+	}
+}
+
+// notDeferrablePartitionedFix re-adds the constraint in one ALTER TABLE: a
+// partitioned table cannot take a constraint USING INDEX.
+func notDeferrablePartitionedFix(t *catalog.Table, ix *catalog.Index) Fix {
+	kind := "UNIQUE"
+	if ix.Primary {
+		kind = "PRIMARY KEY"
+	} else if ix.NullsNotDistinct {
+		kind += " NULLS NOT DISTINCT"
+	}
+	name := catalog.QuoteIdent(ix.Constraint)
+	return Fix{
+		Title: "re-add the constraint NOT DEFERRABLE",
+		SQL: fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s, ADD CONSTRAINT %s %s (%s);", t.DisplayName(), name, name,
+			kind, strings.Join(partSQL(ix.Parts), ", ")),
+		Caveat: "Rebuilds the index on every partition while holding a lock that blocks writes; code that relied on " +
+			"deferring the check then fails at the statement that creates the temporary duplicate.",
+		Precheck: duplicateRowsQuery(t, ix),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,7 +78,23 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 			t.Logf("%s", d)
 		}
 	}
-	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16}), cat
+	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src)}), cat
+}
+
+// pgVersionComment sets the target version of a fixture ("-- pg-version:
+// 14"); without one, fixtures target PostgreSQL 16.
+var pgVersionComment = regexp.MustCompile(`(?m)^-- pg-version: (\d+)$`)
+
+func fixtureVersion(t *testing.T, src string) int {
+	m := pgVersionComment.FindStringSubmatch(src)
+	if m == nil {
+		return 16
+	}
+	v, err := strconv.Atoi(m[1])
+	if err != nil {
+		t.Fatalf("bad pg-version comment: %v", err)
+	}
+	return v
 }
 
 // fixtureFiles lists every fixture, sorted.

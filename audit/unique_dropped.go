@@ -83,10 +83,39 @@ func replacedInMigration(cat *catalog.Catalog, drop catalog.Change) bool {
 		if ch.File != drop.File || ch.Table != drop.Table || ch.Schema != drop.Schema || !isIndexCreation(ch) {
 			continue
 		}
-		if ch.Index.Predicate != nil && !catalog.Equal(ch.Index.Predicate, drop.Index.Predicate) {
+		if ch.Index.Pos == drop.Index.Pos {
+			// The dropped index's own creation replaces nothing.
 			continue
 		}
-		if sameKey(ch.Index.Parts, drop.Index.Parts) {
+		if sameKey(ch.Index.Parts, drop.Index.Parts) && protectsSameRows(ch.Index, drop.Index) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectsSameRows reports whether the replacement's predicate keeps every
+// row the dropped index kept duplicates out of: each of its conjuncts is one
+// of the dropped predicate's, or says a key part IS NOT NULL, which only
+// leaves out rows a plain unique index never protected.
+func protectsSameRows(replacement, dropped *catalog.Index) bool {
+	had := catalog.Conjuncts(dropped.Predicate)
+	for _, c := range catalog.Conjuncts(replacement.Predicate) {
+		if predicateImplied(c, had) {
+			continue
+		}
+		nt, ok := normalise(c).(*catalog.NullTest)
+		if ok && !nt.IsNull && !dropped.NullsNotDistinct && exprIsKeyPart(nt.Arg, dropped) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func exprIsKeyPart(e catalog.Expr, ix *catalog.Index) bool {
+	for _, p := range ix.Parts {
+		if catalog.Equal(partExpr(p), e) {
 			return true
 		}
 	}
