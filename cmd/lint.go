@@ -19,6 +19,7 @@ func init() { register(newLintCmd) }
 // lintOptions is everything `idemcheck lint` was asked to do, checked.
 type lintOptions struct {
 	Paths      []string
+	Queries    []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
 	Layout     sqlparse.Layout
 	Format     string
 	FailOn     failThreshold
@@ -32,6 +33,7 @@ type lintOptions struct {
 func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
 	var layout string
+	var queries []string
 	c := &cobra.Command{
 		Use:   "lint [PATH ...]",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
@@ -48,11 +50,13 @@ the input could not be read or parsed (every other file is still checked).`,
 			if err != nil {
 				return err
 			}
+			opts.Queries = queries
 			return runLint(c.Context(), opts, s)
 		},
 	}
 	flags.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
+	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
 	return c
 }
 
@@ -105,6 +109,15 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return replayer.Apply(st)
 		},
 	})
+	if len(opts.Queries) > 0 {
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{
+			Layout: sqlparse.LayoutPlain,
+			Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
+				perFile[st.File]++
+				return replayer.Apply(st)
+			},
+		}))
+	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
 	applySeverities(findings, opts.Severities)
 	audit.SortFindings(findings)
@@ -132,6 +145,18 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		return exitWith(ExitFindings)
 	}
 	return nil
+}
+
+// appendLoad adds what the query files' load read to the migrations' load,
+// so that both are reported as inputs.
+func appendLoad(to, from *sqlparse.LoadResult) {
+	to.Trees = append(to.Trees, from.Trees...)
+	to.Files += from.Files
+	to.Statements += from.Statements
+	to.Diagnostics = append(to.Diagnostics, from.Diagnostics...)
+	for path, comments := range from.Comments {
+		to.Comments[path] = append(to.Comments[path], comments...)
+	}
 }
 
 func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
