@@ -87,8 +87,8 @@ func uniqueOver(t *catalog.Table, column string) bool {
 // keyIndexFix is a unique index over the key alone; the caveat says to scope
 // it when keys are only unique per account.
 func keyIndexFix(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) Fix {
-	part := []catalog.IndexPart{{Column: col.Name}}
-	name := newNamer(cat, t).relation(t.Name+"_"+col.Name, "key")
+	part := keyScope(t, col.Name)
+	name := newNamer(cat, t).relation(t.Name+"_"+joinWords(part), "key")
 	ix := &catalog.Index{Parts: part}
 	// A nullable key gets "unique when present", which says what a unique
 	// index over it would do anyway.
@@ -97,11 +97,37 @@ func keyIndexFix(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) Fi
 		where = []catalog.Expr{&catalog.NullTest{Arg: &catalog.ColumnRef{Name: col.Name}}}
 	}
 	return Fix{
-		Title: "add a unique index over " + col.Name,
+		Title: "add a unique index over " + englishList(partList(part), "and"),
 		SQL:   createIndexSQL(t, name, part, nil, false, where),
 		Caveat: "When keys are only unique per account or tenant, put that column first in the index. Make the key " +
 			"NOT NULL too, or rows without one are never duplicates. " + buildNote(t),
 		Precheck:      duplicateRowsQuery(t, ix),
 		NoTransaction: canBuildConcurrently(t),
 	}
+}
+
+// scopeNotNull reports whether every part other than the key column is a
+// NOT NULL column: a scope that may be NULL would make the new index leak.
+func scopeNotNull(t *catalog.Table, parts []catalog.IndexPart, key string) bool {
+	for _, p := range parts {
+		if c := t.Column(p.Column); p.Column != key && (c == nil || !c.IsNotNull()) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyScope is the key the fix makes unique: the key parts of a plain index
+// that already has the column (the author's own scope, such as account_id
+// first), or the column alone.
+func keyScope(t *catalog.Table, column string) []catalog.IndexPart {
+	for _, ix := range t.Indexes {
+		if ix.Unique || ix.Primary || ix.Predicate != nil || !partIn(catalog.IndexPart{Column: column}, ix.Parts) {
+			continue
+		}
+		if allColumns(ix.Parts) && scopeNotNull(t, ix.Parts, column) {
+			return append([]catalog.IndexPart(nil), ix.Parts...)
+		}
+	}
+	return []catalog.IndexPart{{Column: column}}
 }

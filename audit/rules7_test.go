@@ -119,3 +119,13 @@ func TestKeyWithoutUniqueFixOnNullableKey(t *testing.T) {
 		t.Errorf("fix SQL %q, want %q", got, want)
 	}
 }
+
+// The fix keeps the scope of the plain index the author already built.
+func TestKeyWithoutUniqueFixKeepsTheScope(t *testing.T) {
+	fs := ofRule(lintMigrations(t, "CREATE TABLE r (account_id bigint NOT NULL, request_id text NOT NULL);\n"+
+		"CREATE INDEX r_idx ON r (account_id, request_id);\n"), "key-without-unique")
+	want := "CREATE UNIQUE INDEX CONCURRENTLY r_account_id_request_id_key ON r (account_id, request_id);"
+	if len(fs) != 1 || fs[0].Fixes[0].SQL != want {
+		t.Errorf("findings %+v, want one whose fix is %q", fs, want)
+	}
+}

@@ -19,3 +19,11 @@ CREATE TABLE transfers (
     request_id text NOT NULL -- want: key-without-unique "transfers.request_id"
 );
 CREATE UNIQUE INDEX transfers_id_covering ON transfers (id) INCLUDE (request_id);
+
+-- Positive: the plain index has the author's scope; the fix keeps it.
+CREATE TABLE refund_requests (
+    id bigint PRIMARY KEY,
+    account_id bigint NOT NULL,
+    request_id text NOT NULL -- want: key-without-unique "refund_requests.request_id"
+);
+CREATE INDEX refund_requests_request_id_idx ON refund_requests (account_id, request_id);
