@@ -78,7 +78,7 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 			t.Logf("%s", d)
 		}
 	}
-	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src)}), cat
+	return applyDirectives(audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src)}), res), cat
 }
 
 // pgVersionComment sets the target version of a fixture ("-- pg-version:

@@ -14,4 +14,5 @@ var Rules = []*Rule{
 	OnConflictHole,
 	KeyWithoutUnique,
 	IdempotencyTableShape,
+	UnusedIgnore,
 }

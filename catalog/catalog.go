@@ -65,7 +65,7 @@ func (c *Catalog) AddSchema(name string) *Schema {
 	if s, ok := c.Schemas[name]; ok {
 		return s
 	}
-	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}}
+	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}, Sequences: map[string]string{}}
 	c.Schemas[name] = s
 	return s
 }
@@ -143,13 +143,20 @@ type Schema struct {
 	Name    string
 	Tables  map[string]*Table
 	Domains map[string]*Domain
+	// Sequences maps each sequence name to the table that owns it (serial
+	// and identity columns), "" for a standalone sequence. They matter only
+	// because they take names in the same namespace as tables and indexes.
+	Sequences map[string]string
 }
 
-// RelationExists reports whether name is taken by a table or an index in the
+// RelationExists reports whether name is taken by a table, index or sequence in the
 // schema: PostgreSQL keeps both in one namespace (pg_class), which is what
 // generated index names must avoid.
 func (s *Schema) RelationExists(name string) bool {
 	if _, ok := s.Tables[name]; ok {
+		return true
+	}
+	if _, ok := s.Sequences[name]; ok {
 		return true
 	}
 	return s.Index(name) != nil

@@ -97,7 +97,7 @@ func TestLintUsageErrors(t *testing.T) {
 		stderr string
 	}{
 		{"no path", []string{"lint"}, "at least one path"},
-		{"sarif not here yet", []string{"lint", "--format", "sarif", path}, "want text or json"},
+		{"unknown format", []string{"lint", "--format", "xml", path}, "want text or json or sarif or github or gitlab"},
 		{"pg version too old", []string{"lint", "--pg-version", "12", path}, "13..18"},
 		{"pg version too new", []string{"lint", "--pg-version", "19", path}, "13..18"},
 		{"unknown rule", []string{"lint", "--rule", "nope", path}, "nullable-key"},

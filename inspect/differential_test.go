@@ -30,7 +30,6 @@ func differentialInputs(t *testing.T) []string {
 		inputs = append(inputs, files...)
 	}
 	trees, _ := filepath.Glob("../testdata/examples/*")
-	trees = append(trees, "../testdata/inspect/example")
 	for _, tree := range trees {
 		if info, err := os.Stat(tree); err == nil && info.IsDir() {
 			inputs = append(inputs, tree)
@@ -45,10 +44,7 @@ func differentialInputs(t *testing.T) []string {
 // knownDisagreements are inputs where replay and the server disagree today,
 // with why. Each must still disagree: when one is fixed, the test says so
 // and the entry goes.
-var knownDisagreements = map[string]string{
-	"rules/nullable-key/not_null_everywhere.sql": "the identity column id owns the sequence payments_id_seq, so the server " +
-		"rejects CREATE UNIQUE INDEX payments_id_seq (42P07); replay does not reserve identity and serial sequence names",
-}
+var knownDisagreements = map[string]string{}
 
 // TestDifferential applies each input to a fresh database on the real
 // server, inspects it, and requires the same findings (rule, object, key

@@ -92,6 +92,8 @@ func (r *Replayer) apply(n *pg.Node) {
 		r.createFunction(s.CreateFunctionStmt)
 	case *pg.Node_InsertStmt:
 		r.insertStmt(s.InsertStmt)
+	case *pg.Node_CreateSeqStmt:
+		r.createSequence(s.CreateSeqStmt)
 	}
 }
 
