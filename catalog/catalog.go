@@ -48,6 +48,9 @@ type Catalog struct {
 	// ServerVersion is the live server's version number (for example 150004),
 	// zero for a replayed catalog.
 	ServerVersion int
+	// Queries are the INSERT ... ON CONFLICT statements replay saw, in
+	// order. Empty for a live catalog.
+	Queries []Query
 }
 
 // New returns an empty catalog with the public schema, as a fresh database has.
@@ -455,4 +458,26 @@ var reservedWords = map[string]bool{
 	"to": true, "trailing": true, "true": true, "union": true, "unique": true, "user": true,
 	"using": true, "variadic": true, "verbose": true, "when": true, "where": true, "window": true,
 	"with": true,
+}
+
+// Query is an INSERT ... ON CONFLICT statement seen in a query file or
+// migration: what the on-conflict-hole rule matches against the unique
+// indexes of its target table.
+type Query struct {
+	Pos  Pos
+	File string
+	// Schema (empty when unqualified) and Table name the INSERT's target as
+	// written.
+	Schema string
+	Table  string
+	// Target is the conflict target's key parts, ON CONFLICT (a, b); empty
+	// for ON CONFLICT ON CONSTRAINT and for a bare ON CONFLICT DO NOTHING.
+	Target []IndexPart
+	// Where is the conflict target's WHERE, the predicate that lets a
+	// partial unique index be inferred as the arbiter; nil when absent.
+	Where Expr
+	// Constraint is the name in ON CONFLICT ON CONSTRAINT name.
+	Constraint string
+	// DoUpdate is set for DO UPDATE, clear for DO NOTHING.
+	DoUpdate bool
 }

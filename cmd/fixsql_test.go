@@ -70,9 +70,9 @@ func TestFixMigrationRoundTrip(t *testing.T) {
 
 	r := run(t, "lint", "--fix-sql", dir, dir)
 	assertCode(t, r, ExitFindings)
-	assertContains(t, "stderr", r.stder, "000008_idemcheck_fixes.up.sql", "000008_idemcheck_fixes.down.sql")
+	assertContains(t, "stderr", r.stder, "000017_idemcheck_fixes.up.sql", "000017_idemcheck_fixes.down.sql")
 
-	up, err := os.ReadFile(filepath.Join(dir, "000008_idemcheck_fixes.up.sql"))
+	up, err := os.ReadFile(filepath.Join(dir, "000017_idemcheck_fixes.up.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ func init() { register(newLintCmd) }
 // lintOptions is everything `idemcheck lint` was asked to do, checked.
 type lintOptions struct {
 	Paths      []string
+	Queries    []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
 	Layout     sqlparse.Layout
 	Format     string
 	FailOn     failThreshold
@@ -40,6 +41,7 @@ type lintOptions struct {
 func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
 	var layout string
+	var queries []string
 	c := &cobra.Command{
 		Use:   "lint [PATH ...]",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
@@ -64,12 +66,14 @@ the input could not be read or parsed (every other file is still checked).`,
 			if err != nil {
 				return err
 			}
+			opts.Queries = queries
 			opts.Config = cfg
 			return runLint(c.Context(), opts, s)
 		},
 	}
 	flags.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
+	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
 	return c
 }
 
@@ -115,18 +119,20 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	replayer := sqlparse.NewReplayer(cat)
 	perFile := map[string]int{}
 	spans := map[string][]audit.Span{}
-	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{
-		Layout: opts.Layout,
-		Stdin:  s.In,
-		Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
-			if !opts.Config.Match(st.File) {
-				return nil // excluded by the configuration's globs
-			}
-			perFile[st.File]++
-			spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
-			return replayer.Apply(st)
-		},
-	})
+	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic {
+		if !opts.Config.Match(st.File) {
+			return nil // excluded by the configuration's globs
+		}
+		perFile[st.File]++
+		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
+		return replayer.Apply(st)
+	}
+	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply})
+	if len(opts.Queries) > 0 {
+		// Query files hold DML, not a migration layout: read them as plain
+		// SQL, after the schema they query.
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply}))
+	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
 	findings = audit.Suppress(findings, lintDirectives(loaded, spans, opts), opts.ran)
 	applySeverities(findings, opts.Severities)
@@ -163,6 +169,18 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		return exitWith(ExitFindings)
 	}
 	return nil
+}
+
+// appendLoad adds what the query files' load read to the migrations' load,
+// so that both are reported as inputs.
+func appendLoad(to, from *sqlparse.LoadResult) {
+	to.Trees = append(to.Trees, from.Trees...)
+	to.Files += from.Files
+	to.Statements += from.Statements
+	to.Diagnostics = append(to.Diagnostics, from.Diagnostics...)
+	for path, comments := range from.Comments {
+		to.Comments[path] = append(to.Comments[path], comments...)
+	}
 }
 
 // ran says whether a rule was selected for this run; suppression only

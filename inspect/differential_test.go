@@ -70,6 +70,9 @@ func TestDifferential(t *testing.T) {
 					t.Logf("known disagreement: %s", why)
 					return
 				}
+				if migrationOnlyFixture(name) {
+					t.Skipf("fixture of a rule that reads migrations or queries only, with statements the server refuses by design: %v", err)
+				}
 				t.Fatal(err)
 			}
 			if why, known := knownDisagreements[name]; known {
@@ -119,6 +122,18 @@ func applyStatements(t *testing.T, dsn string, statements []sqlparse.Statement) 
 		}
 	}
 	return nil
+}
+
+// migrationOnlyFixture reports whether name is a fixture of a rule that
+// only runs on replayed migrations (such as on-conflict-hole, whose cases
+// include the INSERTs PostgreSQL refuses with 42P10).
+func migrationOnlyFixture(name string) bool {
+	dir, _, ok := strings.Cut(strings.TrimPrefix(name, "rules/"), "/")
+	if !ok || !strings.HasPrefix(name, "rules/") {
+		return false
+	}
+	r := audit.Lookup(dir)
+	return r != nil && r.Needs == audit.Migrations
 }
 
 // rulesFor lists the registered rules that can run on both sources.

@@ -218,7 +218,9 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 		case pg.ObjectType_OBJECT_SCHEMA:
 			r.dropSchema(name, ds.MissingOk, cascade)
 		case pg.ObjectType_OBJECT_DOMAIN:
-			r.dropDomain(schema, name, ds.MissingOk)
+			if r.dropDomainColumns(schema, name, cascade) {
+				r.dropDomain(schema, name, ds.MissingOk)
+			}
 		case pg.ObjectType_OBJECT_SEQUENCE:
 			r.dropSequence(schema, name, ds.MissingOk)
 		}
