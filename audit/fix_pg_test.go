@@ -3,19 +3,16 @@ package audit_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
-
-const defaultTestDSN = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
 // resetSchemas drops every user schema and recreates public, so the next
 // fixture starts from an empty database without the cost of a new one.
@@ -29,49 +26,16 @@ BEGIN
   CREATE SCHEMA public;
 END $$`
 
-// testDB creates a throwaway database and returns a connection to it. It
-// skips without a server, except under CI=true where a missing server fails.
+// testDB creates a throwaway database and returns a connection to it and
+// the server's major version.
 func testDB(t *testing.T) (*pgx.Conn, int) {
 	t.Helper()
-	dsn := os.Getenv("IDEMCHECK_TEST_DSN")
-	if dsn == "" {
-		dsn = defaultTestDSN
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL at IDEMCHECK_TEST_DSN is not reachable: %v", err)
-		}
-		t.Skipf("no PostgreSQL at IDEMCHECK_TEST_DSN (%v); set it to run the fix tests", err)
-	}
+	conn := pgtest.NewConn(t)
 	var versionNum string
-	if err := admin.QueryRow(ctx, "SHOW server_version_num").Scan(&versionNum); err != nil {
+	if err := conn.QueryRow(context.Background(), "SHOW server_version_num").Scan(&versionNum); err != nil {
 		t.Fatal(err)
 	}
 	n, _ := strconv.Atoi(versionNum)
-	name := fmt.Sprintf("idemcheck_audit_fix_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Database = name
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn.Close(ctx)
-		if _, err := admin.Exec(ctx, "DROP DATABASE "+name); err != nil {
-			t.Errorf("dropping %s: %v", name, err)
-		}
-		admin.Close(ctx)
-	})
 	return conn, n / 10000
 }
 

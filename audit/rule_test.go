@@ -211,7 +211,7 @@ func TestFixConstraintSwapAndQuoting(t *testing.T) {
 	ix.Constraint = ix.Name
 	ix.Deferrable = true
 	tab.Indexes = []*catalog.Index{ix}
-	f := onlyFinding(t, runRules(t, catalogOf(tab), 16))
+	f := onlyFinding(t, ofRule(runRules(t, catalogOf(tab), 16), "nullable-key"))
 	nnd := f.Fixes[1].SQL
 	want := `CREATE UNIQUE INDEX CONCURRENTLY "Transfers_account_id_order_key_nnd" ON "Billing"."Transfers" (account_id, "order") NULLS NOT DISTINCT;
 ALTER TABLE "Billing"."Transfers" DROP CONSTRAINT "Transfers_account_id_order_key", ADD CONSTRAINT "Transfers_account_id_order_key" UNIQUE USING INDEX "Transfers_account_id_order_key_nnd" DEFERRABLE;`

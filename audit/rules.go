@@ -5,5 +5,14 @@ package audit
 var Rules = []*Rule{
 	NullableKey,
 	OptionalUnique,
+	NotNullDropped,
+	UniqueDropped,
+	DeferrableUnique,
+	NNDUnsupported,
 	InvalidUniqueIndex,
+	PartitionLocalUnique,
+	OnConflictHole,
+	KeyWithoutUnique,
+	IdempotencyTableShape,
+	UnusedIgnore,
 }

@@ -48,6 +48,9 @@ type Catalog struct {
 	// ServerVersion is the live server's version number (for example 150004),
 	// zero for a replayed catalog.
 	ServerVersion int
+	// Queries are the INSERT ... ON CONFLICT statements replay saw, in
+	// order. Empty for a live catalog.
+	Queries []Query
 }
 
 // New returns an empty catalog with the public schema, as a fresh database has.
@@ -62,7 +65,7 @@ func (c *Catalog) AddSchema(name string) *Schema {
 	if s, ok := c.Schemas[name]; ok {
 		return s
 	}
-	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}}
+	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}, Sequences: map[string]string{}}
 	c.Schemas[name] = s
 	return s
 }
@@ -140,13 +143,20 @@ type Schema struct {
 	Name    string
 	Tables  map[string]*Table
 	Domains map[string]*Domain
+	// Sequences maps each sequence name to the table that owns it (serial
+	// and identity columns), "" for a standalone sequence. They matter only
+	// because they take names in the same namespace as tables and indexes.
+	Sequences map[string]string
 }
 
-// RelationExists reports whether name is taken by a table or an index in the
+// RelationExists reports whether name is taken by a table, index or sequence in the
 // schema: PostgreSQL keeps both in one namespace (pg_class), which is what
 // generated index names must avoid.
 func (s *Schema) RelationExists(name string) bool {
 	if _, ok := s.Tables[name]; ok {
+		return true
+	}
+	if _, ok := s.Sequences[name]; ok {
 		return true
 	}
 	return s.Index(name) != nil
@@ -448,4 +458,26 @@ var reservedWords = map[string]bool{
 	"to": true, "trailing": true, "true": true, "union": true, "unique": true, "user": true,
 	"using": true, "variadic": true, "verbose": true, "when": true, "where": true, "window": true,
 	"with": true,
+}
+
+// Query is an INSERT ... ON CONFLICT statement seen in a query file or
+// migration: what the on-conflict-hole rule matches against the unique
+// indexes of its target table.
+type Query struct {
+	Pos  Pos
+	File string
+	// Schema (empty when unqualified) and Table name the INSERT's target as
+	// written.
+	Schema string
+	Table  string
+	// Target is the conflict target's key parts, ON CONFLICT (a, b); empty
+	// for ON CONFLICT ON CONSTRAINT and for a bare ON CONFLICT DO NOTHING.
+	Target []IndexPart
+	// Where is the conflict target's WHERE, the predicate that lets a
+	// partial unique index be inferred as the arbiter; nil when absent.
+	Where Expr
+	// Constraint is the name in ON CONFLICT ON CONSTRAINT name.
+	Constraint string
+	// DoUpdate is set for DO UPDATE, clear for DO NOTHING.
+	DoUpdate bool
 }

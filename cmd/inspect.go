@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/config"
 	"github.com/idemcheck/idemcheck/inspect"
 	"github.com/idemcheck/idemcheck/report"
 )
@@ -27,6 +29,10 @@ type inspectOptions struct {
 	// pgVersionSet is true when --pg-version was given: it then overrides
 	// the server's own version for fixes.
 	pgVersionSet bool
+	// config is the .idemcheck.yaml in force, nil when there is none; its
+	// ignore entries name objects, which is how inspect findings are
+	// suppressed.
+	config *config.Config
 }
 
 func newInspectCmd(s *Streams) *cobra.Command {
@@ -43,7 +49,13 @@ and service files. With --data it also counts, for each finding, the rows that
 hold NULL in the key and the groups of rows that already collide.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.pgVersionSet = c.Flags().Changed("pg-version")
+			cfg, err := loadConfig(opts.audit.Config)
+			if err != nil {
+				return err
+			}
+			opts.audit.applyConfig(cfg, c.Flags().Changed)
+			opts.config = cfg
+			opts.pgVersionSet = c.Flags().Changed("pg-version") || (cfg != nil && cfg.Set["pg-version"])
 			return runInspect(c.Context(), opts, s)
 		},
 	}
@@ -74,6 +86,11 @@ func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
 	if o.pgVersionSet {
 		if err = o.audit.checkPGVersion(); err != nil {
 			return st, err
+		}
+	}
+	if o.audit.FixSQL != "" {
+		if info, err := os.Stat(o.audit.FixSQL); err == nil && info.IsDir() {
+			return st, usageError("--fix-sql %s: inspect writes one file of fixes; a migration directory is for lint", o.audit.FixSQL)
 		}
 	}
 	if o.Timeout <= 0 {
@@ -124,6 +141,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		pgVersion = o.audit.PGVersion
 	}
 	findings := audit.Run(snap.Catalog, st.rules, audit.Options{PGVersion: pgVersion, Live: true})
+	findings = audit.Suppress(findings, configDirectives(o.config), func(id string) bool { return ruleSelected(st.rules, id) })
 	applySeverities(findings, st.severities)
 	if o.Data {
 		runDataChecks(ctx, sess, snap, findings, s)
@@ -138,24 +156,24 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	}
 	doc := &report.Document{
 		Tool:     report.ToolName,
+		Version:  toolVersion(),
 		Inputs:   []report.Input{{Path: where(sess), Layout: "live"}},
 		Findings: findings,
-		Summary:  report.Summary{Elapsed: time.Since(start)},
+		Summary: report.Summary{Live: true, Tables: snap.Tables, RoundTrips: sess.RoundTrips(),
+			Elapsed: time.Since(start)},
 	}
-	if err := writeInspectReport(s, o, st, doc); err != nil {
+	if err := writeReport(s.Out, doc, o.audit.Format, report.TextOptions{Color: st.color, Verbose: o.audit.Verbose}); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if o.audit.FixSQL != "" {
+		if err := writeFixSQL(o.audit.FixSQL, findings, nil, "", s); err != nil {
+			return err
+		}
 	}
 	if st.threshold.fails(findings) {
 		return exitWith(ExitFindings)
 	}
 	return nil
-}
-
-func writeInspectReport(s *Streams, o *inspectOptions, st inspectSettings, doc *report.Document) error {
-	if o.audit.Format == "json" {
-		return report.JSON(s.Out, doc)
-	}
-	return report.Text(s.Out, doc, report.TextOptions{Color: st.color, Verbose: o.audit.Verbose})
 }
 
 // where names the database without any secret: postgres://user@host:port/db.

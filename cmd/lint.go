@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/config"
 	"github.com/idemcheck/idemcheck/report"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
@@ -19,6 +23,7 @@ func init() { register(newLintCmd) }
 // lintOptions is everything `idemcheck lint` was asked to do, checked.
 type lintOptions struct {
 	Paths      []string
+	Queries    []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
 	Layout     sqlparse.Layout
 	Format     string
 	FailOn     failThreshold
@@ -27,11 +32,16 @@ type lintOptions struct {
 	Severities map[string]audit.Severity
 	Color      bool
 	Verbose    bool
+	// Config is the configuration file read, nil when there is none.
+	Config *config.Config
+	// FixSQL is where --fix-sql writes, "" for nowhere.
+	FixSQL string
 }
 
 func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
 	var layout string
+	var queries []string
 	c := &cobra.Command{
 		Use:   "lint [PATH ...]",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
@@ -44,15 +54,26 @@ not stop duplicates. '-' reads one file from stdin.
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
 the input could not be read or parsed (every other file is still checked).`,
 		RunE: func(c *cobra.Command, args []string) error {
+			cfg, err := loadConfig(flags.Config)
+			if err != nil {
+				return err
+			}
+			flags.applyConfig(cfg, c.Flags().Changed)
+			if cfg != nil && cfg.Set["layout"] && !c.Flags().Changed("layout") {
+				layout = cfg.Layout
+			}
 			opts, err := lintOptionsFrom(args, layout, &flags, s)
 			if err != nil {
 				return err
 			}
+			opts.Queries = queries
+			opts.Config = cfg
 			return runLint(c.Context(), opts, s)
 		},
 	}
 	flags.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
+	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
 	return c
 }
 
@@ -62,7 +83,7 @@ func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*
 	if len(args) == 0 {
 		return nil, usageError("lint needs at least one path: a migration directory, a .sql file, or - for stdin")
 	}
-	opts := &lintOptions{Paths: args, Format: f.Format, PGVersion: f.PGVersion, Verbose: f.Verbose}
+	opts := &lintOptions{Paths: args, Format: f.Format, PGVersion: f.PGVersion, Verbose: f.Verbose, FixSQL: f.FixSQL}
 	var err error
 	if opts.Layout, err = sqlparse.ParseLayout(layout); err != nil {
 		return nil, usageError("--layout: %v", err)
@@ -97,15 +118,23 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	cat := catalog.New()
 	replayer := sqlparse.NewReplayer(cat)
 	perFile := map[string]int{}
-	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{
-		Layout: opts.Layout,
-		Stdin:  s.In,
-		Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
-			perFile[st.File]++
-			return replayer.Apply(st)
-		},
-	})
+	spans := map[string][]audit.Span{}
+	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic {
+		if !opts.Config.Match(st.File) {
+			return nil // excluded by the configuration's globs
+		}
+		perFile[st.File]++
+		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
+		return replayer.Apply(st)
+	}
+	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply})
+	if len(opts.Queries) > 0 {
+		// Query files hold DML, not a migration layout: read them as plain
+		// SQL, after the schema they query.
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply}))
+	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
+	findings = audit.Suppress(findings, lintDirectives(loaded, spans, opts), opts.ran)
 	applySeverities(findings, opts.Severities)
 	audit.SortFindings(findings)
 
@@ -118,12 +147,20 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Summary:     report.Summary{Files: loaded.Files, Statements: loaded.Statements, Elapsed: time.Since(start)},
 	}
 	if opts.Verbose {
+		if _, err := fmt.Fprintln(s.Err, describeConfig(opts.Config)); err != nil {
+			return err
+		}
 		if err := describeInputs(s.Err, doc.Inputs); err != nil {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, doc, opts); err != nil {
+	if err := writeReport(s.Out, doc, opts.Format, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
 		return err
+	}
+	if opts.FixSQL != "" {
+		if err := writeFixSQL(opts.FixSQL, findings, loaded.Trees, opts.Layout, s); err != nil {
+			return err
+		}
 	}
 	if hasInputErrors(loaded.Diagnostics) {
 		return exitWith(ExitUsage)
@@ -134,11 +171,67 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	return nil
 }
 
-func writeReport(w io.Writer, doc *report.Document, opts *lintOptions) error {
-	if opts.Format == "json" {
-		return report.JSON(w, doc)
+// appendLoad adds what the query files' load read to the migrations' load,
+// so that both are reported as inputs.
+func appendLoad(to, from *sqlparse.LoadResult) {
+	to.Trees = append(to.Trees, from.Trees...)
+	to.Files += from.Files
+	to.Statements += from.Statements
+	to.Diagnostics = append(to.Diagnostics, from.Diagnostics...)
+	for path, comments := range from.Comments {
+		to.Comments[path] = append(to.Comments[path], comments...)
 	}
-	return report.Text(w, doc, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose})
+}
+
+// ran says whether a rule was selected for this run; suppression only
+// judges directives for rules that ran.
+func (o *lintOptions) ran(id string) bool { return ruleSelected(o.Rules, id) }
+
+func ruleSelected(rules []*audit.Rule, id string) bool {
+	for _, r := range rules {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// lintDirectives reads the ignore directives of every file that was
+// replayed, and adds the configuration file's object ignores.
+func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, opts *lintOptions) []audit.Directive {
+	files := make([]string, 0, len(loaded.Comments))
+	for file := range loaded.Comments {
+		files = append(files, file)
+	}
+	sort.Strings(files)
+	var out []audit.Directive
+	for _, file := range files {
+		if !opts.Config.Match(file) {
+			continue
+		}
+		var comments []audit.SourceComment
+		for _, c := range loaded.Comments[file] {
+			comments = append(comments, audit.SourceComment{Text: c.Text, Pos: c.Pos})
+		}
+		out = append(out, audit.FileDirectives(comments, spans[file])...)
+	}
+	return append(out, configDirectives(opts.Config)...)
+}
+
+func writeReport(w io.Writer, doc *report.Document, format string, text report.TextOptions) error {
+	switch format {
+	case "json":
+		return report.JSON(w, doc)
+	case "sarif":
+		root, prefix := repoRoot()
+		return report.SARIF(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
+	case "github":
+		return report.GitHub(w, doc)
+	case "gitlab":
+		root, prefix := repoRoot()
+		return report.GitLab(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
+	}
+	return report.Text(w, doc, text)
 }
 
 // lintInputs describes each tree that was read; statements are counted per
@@ -202,4 +295,29 @@ func hasInputErrors(ds []sqlparse.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// repoRoot finds the repository root (the nearest parent of the working
+// directory holding .git) and the working directory relative to it, so that
+// SARIF paths are relative to the root as code scanning wants. Outside a
+// repository the working directory stands in for the root.
+func repoRoot() (root, prefix string) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", ""
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil || rel == "." {
+				rel = ""
+			}
+			return filepath.ToSlash(dir), filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return filepath.ToSlash(wd), ""
+		}
+		dir = parent
+	}
 }

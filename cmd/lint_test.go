@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -95,7 +97,7 @@ func TestLintUsageErrors(t *testing.T) {
 		stderr string
 	}{
 		{"no path", []string{"lint"}, "at least one path"},
-		{"sarif not here yet", []string{"lint", "--format", "sarif", path}, "want text or json"},
+		{"unknown format", []string{"lint", "--format", "xml", path}, "want text or json or sarif or github or gitlab"},
 		{"pg version too old", []string{"lint", "--pg-version", "12", path}, "13..18"},
 		{"pg version too new", []string{"lint", "--pg-version", "19", path}, "13..18"},
 		{"unknown rule", []string{"lint", "--rule", "nope", path}, "nullable-key"},
@@ -205,4 +207,43 @@ func TestLintCompletesFlagValues(t *testing.T) {
 		r := run(t, "__complete", "lint", flag, "")
 		assertContains(t, "completion of "+flag, r.stdout, word)
 	}
+}
+
+// TestLintQueries: --queries adds a sqlc query file, whose INSERT ... ON
+// CONFLICT statements are checked against the schema's unique indexes;
+// without the flag they are not read.
+func TestLintQueries(t *testing.T) {
+	const dir = "../testdata/rules/on-conflict-hole/sqlc/"
+	r := run(t, "lint", "--format", "json", "--rule", "on-conflict-hole", "--queries", dir+"queries.sql", dir+"schema.sql")
+	assertCode(t, r, ExitFindings)
+	var doc struct {
+		Findings []struct {
+			Message string `json:"message"`
+			Pos     struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"position"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s", f.Pos.File, f.Pos.Line, f.Message))
+	}
+	want := []string{
+		dir + "queries.sql:2 .*lets external_subscription_id be NULL, and when it is the conflict never fires: a repeated request inserts a second row instead of DO NOTHING$",
+		dir + "queries.sql:7 .*has no unique index over exactly \\(organization_id, transaction_id\\), so PostgreSQL raises 42P10",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("findings %q, want %d (ListUsageEvents is a SELECT)", got, len(want))
+	}
+	for i := range want {
+		if !regexp.MustCompile(want[i]).MatchString(got[i]) {
+			t.Errorf("finding %q, want %q", got[i], want[i])
+		}
+	}
+	r = run(t, "lint", "--rule", "on-conflict-hole", dir+"schema.sql")
+	assertCode(t, r, ExitOK)
 }

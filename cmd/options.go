@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/config"
 )
 
 // auditFlags are the flags lint and inspect share (CLI.md, "Shared flags"):
@@ -23,11 +24,15 @@ type auditFlags struct {
 	Severity  []string
 	Color     string
 	Verbose   bool
+	// Config is --config; empty finds .idemcheck.yaml by walking up.
+	Config string
+	// FixSQL is --fix-sql: a file, or a directory for the next migration.
+	FixSQL string
 }
 
 // Supported values, in the order error messages list them.
 var (
-	formats     = []string{"text", "json"}
+	formats     = []string{"text", "json", "sarif", "github", "gitlab"}
 	failOnNames = []string{"error", "warning", "info", "none"}
 	colorModes  = []string{"auto", "always", "never"}
 )
@@ -40,7 +45,7 @@ const (
 
 func (f *auditFlags) addTo(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.Format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.Format, "format", "text", "output format: text, json, sarif (code scanning), github (workflow annotations) or gitlab (Code Quality)")
 	fl.StringVar(&f.FailOn, "fail-on", "warning", "lowest severity that makes the exit status 1: error, warning, info or none")
 	fl.IntVar(&f.PGVersion, "pg-version", defaultPGVersion, fmt.Sprintf("PostgreSQL major version fixes are written for (%d..%d)", minPGVersion, maxPGVersion))
 	fl.StringArrayVar(&f.Rules, "rule", nil, "run only this rule (repeatable)")
@@ -48,6 +53,8 @@ func (f *auditFlags) addTo(c *cobra.Command) {
 	fl.StringArrayVar(&f.Severity, "severity", nil, "report a rule at another severity: ID=error|warning|info (repeatable)")
 	fl.StringVar(&f.Color, "color", "auto", "colour the text output: auto, always or never")
 	fl.BoolVarP(&f.Verbose, "verbose", "v", false, "say what was read, show notes and every fix in full")
+	fl.StringVar(&f.Config, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent)")
+	fl.StringVar(&f.FixSQL, "fix-sql", "", "write every finding's first fix to this file, or as the next migration into this directory")
 	completeWords(c, "format", formats)
 	completeWords(c, "fail-on", failOnNames)
 	completeWords(c, "color", colorModes)

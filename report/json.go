@@ -67,6 +67,22 @@ type jsonFinding struct {
 	Fixes      []jsonFix        `json:"fixes"`
 	Notes      []string         `json:"notes"`
 	Suppressed *jsonSuppression `json:"suppressed"`
+	// Data holds inspect --data counts; absent otherwise.
+	Data *jsonData `json:"data,omitempty"`
+}
+
+type jsonData struct {
+	Parts []jsonPartCounts `json:"parts"`
+}
+
+// jsonPartCounts are the data checks of one nullable key part. A skipped
+// count is null with the reason beside it.
+type jsonPartCounts struct {
+	Part                   string `json:"part"`
+	NullRows               *int64 `json:"null_rows"`
+	NullRowsSkipped        string `json:"null_rows_skipped,omitempty"`
+	CollidingGroups        *int64 `json:"colliding_groups"`
+	CollidingGroupsSkipped string `json:"colliding_groups_skipped,omitempty"`
 }
 
 type jsonDiagnostic struct {
@@ -78,6 +94,8 @@ type jsonDiagnostic struct {
 type jsonSummary struct {
 	Files          int     `json:"files"`
 	Statements     int     `json:"statements"`
+	Tables         int     `json:"tables,omitempty"`
+	RoundTrips     int     `json:"round_trips,omitempty"`
 	Errors         int     `json:"errors"`
 	Warnings       int     `json:"warnings"`
 	Infos          int     `json:"info"`
@@ -127,6 +145,7 @@ func summaryJSON(doc *Document) jsonSummary {
 	c := Count(doc)
 	return jsonSummary{
 		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
+		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed,
 		InputErrors: c.InputErrors, Notes: c.Notes,
 		ElapsedSeconds: doc.Summary.Elapsed.Seconds(),
@@ -138,6 +157,9 @@ func findingJSON(f audit.Finding) jsonFinding {
 		Rule: f.Rule, Severity: f.Severity.String(), Object: f.Object, Columns: nonNil(f.Columns),
 		Message: f.Message, Position: positionJSON(f.Pos), Related: []jsonRelated{}, Fixes: []jsonFix{},
 		Notes: nonNil(f.Notes),
+	}
+	if f.Data != nil {
+		out.Data = dataJSON(f.Data)
 	}
 	for _, r := range f.Related {
 		out.Related = append(out.Related, jsonRelated{Position: positionJSON(r.Pos), Message: r.Message})
@@ -168,4 +190,21 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+func dataJSON(d *audit.DataCounts) *jsonData {
+	out := &jsonData{Parts: []jsonPartCounts{}}
+	for _, p := range d.Parts {
+		pc := jsonPartCounts{Part: p.Part, NullRowsSkipped: p.NullRowsSkipped, CollidingGroupsSkipped: p.CollidingGroupsSkipped}
+		if p.NullRowsSkipped == "" {
+			n := p.NullRows
+			pc.NullRows = &n
+		}
+		if p.CollidingGroupsSkipped == "" {
+			n := p.CollidingGroups
+			pc.CollidingGroups = &n
+		}
+		out.Parts = append(out.Parts, pc)
+	}
+	return out
 }

@@ -62,6 +62,11 @@ type Diagnostic struct {
 type Summary struct {
 	Files      int
 	Statements int
+	// Live is set for a catalog read from a running server: the summary
+	// then counts Tables and RoundTrips instead of files and statements.
+	Live       bool
+	Tables     int
+	RoundTrips int
 	Elapsed    time.Duration
 }
 

@@ -233,10 +233,13 @@ func visibleLen(s string) int {
 func SummaryLine(doc *Document, verbose bool) string {
 	c := Count(doc)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s, %s in %s (%s)",
+	read := plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
+	if doc.Summary.Live {
+		read = plural(doc.Summary.Tables, "table", "tables") + " (" + plural(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
+	}
+	fmt.Fprintf(&b, "%s, %s, %s in %s",
 		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"),
-		plural(c.Infos, "info", "info"),
-		plural(doc.Summary.Files, "file", "files"), plural(doc.Summary.Statements, "statement", "statements"))
+		plural(c.Infos, "info", "info"), read)
 	if c.InputErrors > 0 {
 		fmt.Fprintf(&b, ", %s", plural(c.InputErrors, "input error", "input errors"))
 	}

@@ -180,9 +180,13 @@ func contains(list []string, s string) bool {
 }
 
 // relationExists is Schema.RelationExists answered from the index-name
-// cache: a table by its map, an index without scanning every table.
+// cache: tables and sequences by their maps, an index without scanning
+// every table.
 func (r *Replayer) relationExists(s *catalog.Schema, name string) bool {
 	if _, ok := s.Tables[name]; ok {
+		return true
+	}
+	if _, ok := s.Sequences[name]; ok {
 		return true
 	}
 	return r.indexTable(s, name) != nil

@@ -156,6 +156,11 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 						known++
 					}
 				}
+				for _, name := range relationNames(s) {
+					if got, want := r.relationExists(s, name), s.RelationExists(name); got != want {
+						t.Errorf("%s: after %q relationExists(%s.%s) = %v, Schema.RelationExists %v", st.Pos, excerpt(st.Text, 40), s.Name, name, got, want)
+					}
+				}
 			}
 			if cached != known {
 				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, excerpt(st.Text, 40), cached, known)
@@ -167,4 +172,20 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 	if checked < 100 {
 		t.Errorf("only %d statements checked", checked)
 	}
+}
+
+// relationNames lists every name the schema's relations take, and names
+// that are not taken.
+func relationNames(s *catalog.Schema) []string {
+	names := []string{"no_such_relation", "accounts_seq"}
+	for name, tb := range s.Tables {
+		names = append(names, name, name+"_pkey", name+"_id_seq")
+		for _, ix := range tb.Indexes {
+			names = append(names, ix.Name)
+		}
+	}
+	for name := range s.Sequences {
+		names = append(names, name)
+	}
+	return names
 }

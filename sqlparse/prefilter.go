@@ -16,9 +16,9 @@ import (
 // skippableCreate are the objects after CREATE [OR REPLACE] that replay
 // ignores. Functions, procedures and views need a look at their text first
 // (see cannotChangeModel); materialized views are not here: they can carry
-// indexes.
+// indexes, and sequences take names that indexes then cannot have.
 var skippableCreate = map[string]bool{
-	"function": true, "procedure": true, "view": true, "trigger": true, "sequence": true,
+	"function": true, "procedure": true, "view": true, "trigger": true,
 	"extension": true, "type": true, "policy": true, "aggregate": true, "role": true,
 	"cast": true, "operator": true, "collation": true, "publication": true, "rule": true,
 	"event": true, "constraint": true, // CONSTRAINT TRIGGER, EVENT TRIGGER

@@ -28,6 +28,7 @@ REVOKE ALL ON accounts FROM PUBLIC;
 CREATE SEQUENCE accounts_seq;
 ALTER SEQUENCE accounts_seq OWNED BY accounts.id;
 ALTER SEQUENCE accounts_seq OWNER TO postgres;
+CREATE INDEX accounts_seq ON accounts (email);
 CREATE OR REPLACE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN NEW.email := lower(NEW.email); RETURN NEW; END $$;
 CREATE FUNCTION add_key() RETURNS void LANGUAGE plpgsql AS $$

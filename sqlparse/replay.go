@@ -109,6 +109,10 @@ func (r *Replayer) apply(n *pg.Node) {
 		r.doBlock(s.DoStmt)
 	case *pg.Node_CreateFunctionStmt:
 		r.createFunction(s.CreateFunctionStmt)
+	case *pg.Node_InsertStmt:
+		r.insertStmt(s.InsertStmt)
+	case *pg.Node_CreateSeqStmt:
+		r.createSequence(s.CreateSeqStmt)
 	}
 }
 

@@ -106,12 +106,16 @@ func (r *Replayer) addColumn(t *catalog.Table, cd *pg.ColumnDef, missingOk, inh 
 			continue
 		}
 		col := &catalog.Column{Name: cd.Colname, Pos: r.at(cd.Location)}
+		serial := false
 		if cd.TypeName != nil {
-			r.setColumnType(col, cd.TypeName)
+			serial = r.setColumnType(col, cd.TypeName)
 		}
 		p := r.columnConstraints(col, cd.Constraints)
 		if target == t {
 			pending = p
+			if serial || col.Identity {
+				r.ownSequence(t, col.Name)
+			}
 		}
 		if key := target.QualifiedName() + "." + col.Name; r.droppedNotNull[key] && !col.NotNull {
 			col.NullableSince = r.pos

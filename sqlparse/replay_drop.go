@@ -218,7 +218,11 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 		case pg.ObjectType_OBJECT_SCHEMA:
 			r.dropSchema(name, ds.MissingOk, cascade)
 		case pg.ObjectType_OBJECT_DOMAIN:
-			r.dropDomain(schema, name, ds.MissingOk)
+			if r.dropDomainColumns(schema, name, cascade) {
+				r.dropDomain(schema, name, ds.MissingOk)
+			}
+		case pg.ObjectType_OBJECT_SEQUENCE:
+			r.dropSequence(schema, name, ds.MissingOk)
 		}
 	}
 }
@@ -249,7 +253,13 @@ func (r *Replayer) removeTable(t *catalog.Table) {
 	for _, ix := range t.Indexes {
 		r.recordIndexDrop(t, ix)
 	}
-	delete(r.schemaOf(t).Tables, t.Name)
+	s := r.schemaOf(t)
+	delete(s.Tables, t.Name)
+	for seq, owner := range s.Sequences {
+		if owner == t.Name {
+			delete(s.Sequences, seq)
+		}
+	}
 	r.record(catalog.ChangeDropTable, t, t.Name, "", nil)
 }
 
@@ -384,4 +394,22 @@ func (r *Replayer) unmodelled(body string) {
 		}
 	}
 	r.cat.Changes = append(r.cat.Changes, c)
+}
+
+func (r *Replayer) dropSequence(schema, name string, missingOk bool) {
+	schemas := r.cat.SearchPath
+	if schema != "" {
+		schemas = []string{schema}
+	}
+	for _, sn := range schemas {
+		if s := r.cat.Schemas[sn]; s != nil {
+			if _, ok := s.Sequences[name]; ok {
+				delete(s.Sequences, name)
+				return
+			}
+		}
+	}
+	if !missingOk {
+		r.note("42P01", "sequence %q does not exist", displayName(schema, name))
+	}
 }

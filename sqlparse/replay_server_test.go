@@ -3,57 +3,20 @@ package sqlparse
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// testDB connects to the test server and creates a throwaway database,
-// dropped when the test ends. Without a server the test is skipped, unless
-// CI=true: there a missing server is a failure.
-func testDB(t *testing.T) *pgx.Conn {
-	t.Helper()
-	dsn := os.Getenv("IDEMCHECK_TEST_DSN")
-	if dsn == "" {
-		dsn = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL at IDEMCHECK_TEST_DSN is not reachable: %v", err)
-		}
-		t.Skipf("skipping: PostgreSQL at IDEMCHECK_TEST_DSN is not reachable: %v", err)
-	}
-	name := fmt.Sprintf("idemcheck_replay_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		admin.Close(ctx)
-		t.Fatalf("create test database: %v", err)
-	}
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Database = name
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatalf("connect to test database: %v", err)
-	}
-	t.Cleanup(func() {
-		conn.Close(ctx)
-		if _, err := admin.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("drop test database: %v", err)
-		}
-		admin.Close(ctx)
-	})
-	return conn
-}
+// testDB creates a throwaway database on the test server and connects to
+// it (skipping without a server, failing under CI=true).
+func testDB(t *testing.T) *pgx.Conn { return pgtest.NewConn(t) }
 
 // execAll runs statements on the server, failing the test on any error.
 func execAll(t *testing.T, conn *pgx.Conn, stmts []string) {

@@ -143,11 +143,16 @@ func (r *Replayer) columnDef(t *catalog.Table, cd *pg.ColumnDef) []pendingConstr
 		col = &catalog.Column{Name: cd.Colname, Pos: r.at(cd.Location)}
 		t.Columns = append(t.Columns, col)
 	}
+	serial := false
 	if cd.TypeName != nil {
-		r.setColumnType(col, cd.TypeName)
+		serial = r.setColumnType(col, cd.TypeName)
 	}
 	col.NotNull = col.NotNull || cd.IsNotNull
-	return r.columnConstraints(col, cd.Constraints)
+	pending := r.columnConstraints(col, cd.Constraints)
+	if serial || col.Identity {
+		r.ownSequence(t, col.Name)
+	}
+	return pending
 }
 
 // columnConstraints applies the NOT NULL, identity and generated clauses of
@@ -199,8 +204,9 @@ var sqlTypeNames = map[string]string{
 }
 
 // setColumnType records the column's type, and what the type implies about
-// NULL: serials are NOT NULL, a NOT NULL domain forbids NULL too.
-func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) {
+// NULL: serials are NOT NULL, a NOT NULL domain forbids NULL too. It reports
+// whether the type was a serial, which also creates a sequence.
+func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) (serial bool) {
 	parts := nameList(tn.Names)
 	schema, name := splitQualified(parts)
 	if schema == "pg_catalog" {
@@ -209,7 +215,7 @@ func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) {
 	if len(parts) == 1 {
 		if base, ok := serialTypes[name]; ok {
 			col.Type, col.NotNull = base, true
-			return
+			return true
 		}
 	}
 	col.Type = formatType(schema, name, tn)
@@ -217,6 +223,31 @@ func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) {
 	if d := r.cat.ResolveDomain(schema, name); d != nil {
 		col.DomainNotNull = d.NotNull
 	}
+	return false
+}
+
+// ownSequence reserves the name of the sequence a serial or identity column
+// creates ({table}_{column}_seq, numbered on a clash, as PostgreSQL chooses
+// it), so that a later index of that name is refused as on the server.
+func (r *Replayer) ownSequence(t *catalog.Table, column string) {
+	s := r.schemaOf(t)
+	s.Sequences[r.chooseRelationName(s, t.Name, column, "seq", false)] = t.Name
+}
+
+// createSequence records a standalone sequence's name.
+func (r *Replayer) createSequence(cs *pg.CreateSeqStmt) {
+	s := r.creationSchema(cs.Sequence.GetSchemaname())
+	if s == nil {
+		return
+	}
+	name := cs.Sequence.GetRelname()
+	if r.relationExists(s, name) {
+		if !cs.IfNotExists {
+			r.note("42P07", "relation %q already exists", name)
+		}
+		return
+	}
+	s.Sequences[name] = ""
 }
 
 func formatType(schema, name string, tn *pg.TypeName) string {

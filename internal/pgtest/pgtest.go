@@ -121,3 +121,31 @@ func redact(dsn string) string {
 	}
 	return dsn
 }
+
+// NewConn creates a database as NewDatabase does and returns a connection
+// to it, closed before the database is dropped.
+func NewConn(t testing.TB, setup ...string) *pgx.Conn {
+	t.Helper()
+	dsn := NewDatabase(t, setup...)
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("connect %s: %v", redact(dsn), err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// WithUser returns dsn connecting as another role.
+func WithUser(dsn, user string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.User = url.User(user)
+		return u.String()
+	}
+	var parts []string
+	for _, f := range strings.Fields(dsn) {
+		if !strings.HasPrefix(f, "user=") {
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(append(parts, "user="+user), " ")
+}

@@ -6,4 +6,4 @@ CREATE TABLE payments (
     idempotency_key text NOT NULL
 );
 CREATE UNIQUE INDEX payments_idem ON payments (account_id, idempotency_key);
-CREATE UNIQUE INDEX payments_id_seq ON payments (id, seq);
+CREATE UNIQUE INDEX payments_id_and_seq ON payments (id, seq);

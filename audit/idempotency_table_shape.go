@@ -1,0 +1,235 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// IdempotencyTableShape checks a table that stores idempotency keys against
+// the four things the pattern needs (RULES.md): a unique key without holes,
+// a lease or expiry on the in-progress state, the stored response with its
+// status code, and a fingerprint of the request.
+var IdempotencyTableShape = &Rule{
+	ID:    "idempotency-table-shape",
+	Title: "an idempotency-key table lacks what the pattern needs",
+	Doc: `An idempotency-key table turns a retried request into the first request's answer.
+That takes four things, and each missing one is a way for a retry to do the work
+twice or answer wrongly:
+
+1. a unique index over the key (scoped per account when keys are) with no NULL
+   hole, so that the INSERT of the key is the lock;
+2. a lease or expiry on the in-progress state (locked_at, expires_at), so that a
+   request that died holding the key does not block it forever, and a retry can
+   tell "still running" from "abandoned";
+3. the stored response including its status code (response_code, response_body),
+   so that a retry gets the same answer, failures included;
+4. a fingerprint of the request (request_fingerprint), so that the same key sent
+   with a different payload is refused instead of answered with another
+   request's response.
+
+Each missing point is one line of the finding, naming the column expected.`,
+	Bad: `CREATE TABLE idempotency_keys (
+    account_id bigint NOT NULL,
+    idempotency_key text NOT NULL,
+    response_body jsonb
+);
+CREATE INDEX idempotency_keys_key ON idempotency_keys (account_id, idempotency_key);`,
+	Good: `CREATE TABLE idempotency_keys (
+    account_id bigint NOT NULL,
+    idempotency_key text NOT NULL,
+    request_fingerprint text NOT NULL,
+    locked_at timestamptz,
+    response_code integer,
+    response_body jsonb,
+    PRIMARY KEY (account_id, idempotency_key)
+);`,
+	Severity: Warning,
+	Needs:    Either,
+	Run:      runIdempotencyTableShape,
+}
+
+// shapeColumn is one column the pattern expects, recognised by name
+// fragments.
+type shapeColumn struct {
+	expected  string
+	fragments []string
+}
+
+var (
+	leaseColumn = shapeColumn{"locked_at or expires_at",
+		[]string{"lock", "lease", "expire", "expiry", "heartbeat"}}
+	statusColumn = shapeColumn{"response_code",
+		[]string{"response_code", "response_status", "status_code", "http_status", "response_http"}}
+	bodyColumn = shapeColumn{"response_body",
+		[]string{"response_body", "response_json", "response_payload", "response_data", "response"}}
+	fingerprintColumn = shapeColumn{"request_fingerprint",
+		[]string{"fingerprint", "request_hash", "payload_hash", "params_hash", "body_hash", "request_digest", "checksum"}}
+)
+
+func runIdempotencyTableShape(p *Pass) {
+	for _, t := range p.Catalog.Tables() {
+		if t.PartitionOf != "" {
+			continue
+		}
+		key := idempotencyKeyColumn(t)
+		if key == nil || !storesKeys(t) {
+			continue
+		}
+		gaps := missingShape(t, key)
+		if len(gaps) == 0 {
+			continue
+		}
+		var lines []string
+		for _, g := range gaps {
+			lines = append(lines, "- "+g.line)
+		}
+		p.Report(Finding{
+			Object: t.QualifiedName(),
+			Message: fmt.Sprintf("%s stores idempotency keys (%s) but lacks what the pattern needs:\n%s",
+				t.DisplayName(), key.Name, strings.Join(lines, "\n")),
+			Pos:   t.Pos,
+			Fixes: []Fix{shapeFix(p.Catalog, t, key, gaps)},
+		})
+	}
+}
+
+// shapeGap is one point of the pattern a table lacks: the line the finding
+// shows and the columns that would close it.
+type shapeGap struct {
+	line    string
+	columns []string // "name type" of columns to add
+	unique  bool     // the key needs a unique index without a hole
+}
+
+// idempotencyKeyColumn is the column that holds the key in a table that
+// stores idempotency keys: one whose name says idempotency, or, in a table
+// whose name says so, a column named key or *_key.
+func idempotencyKeyColumn(t *catalog.Table) *catalog.Column {
+	tableSays := strings.Contains(strings.ToLower(t.Name), "idempot")
+	var fallback *catalog.Column
+	for _, col := range t.Columns {
+		n := strings.ToLower(col.Name)
+		if !strings.Contains(n, "idempot") {
+			if tableSays && fallback == nil && (n == "key" || strings.HasSuffix(n, "_key")) {
+				fallback = col
+			}
+			continue
+		}
+		// idempotency_key_id in another table references a row of the key
+		// table; that table is not the one that stores the keys.
+		if strings.HasSuffix(n, "_id") && !tableSays {
+			continue
+		}
+		return col
+	}
+	return fallback
+}
+
+// storesKeys reports whether t is a store of idempotency keys rather than a
+// table of business rows that carries a key for dedupe (payments with an
+// idempotency_key column): its name says so, or it already keeps one of the
+// things a key store keeps.
+func storesKeys(t *catalog.Table) bool {
+	if strings.Contains(strings.ToLower(t.Name), "idempot") {
+		return true
+	}
+	for _, c := range []shapeColumn{leaseColumn, statusColumn, bodyColumn, fingerprintColumn} {
+		if hasColumn(t, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// missingShape lists the points of the pattern t lacks, in the order of
+// RULES.md.
+func missingShape(t *catalog.Table, key *catalog.Column) []shapeGap {
+	var out []shapeGap
+	if !holeFreeUniqueOver(t, key.Name) {
+		out = append(out, shapeGap{line: "no unique index over " + key.Name + " without a NULL hole, so the INSERT of " +
+			"the key is not a lock (expected UNIQUE (" + key.Name + "), scoped per account if keys are, every part NOT NULL)",
+			unique: true})
+	}
+	if !hasColumn(t, leaseColumn) {
+		out = append(out, shapeGap{line: "no lease or expiry on the in-progress state, so a request that died keeps " +
+			"the key forever (expected locked_at or expires_at)", columns: []string{"locked_at timestamptz"}})
+	}
+	status, body := hasColumn(t, statusColumn), hasColumn(t, bodyColumn)
+	switch {
+	case !status && !body:
+		out = append(out, shapeGap{line: "no stored response, so a retry cannot be answered as the first request was " +
+			"(expected response_code and response_body)", columns: []string{"response_code integer", "response_body jsonb"}})
+	case !status:
+		out = append(out, shapeGap{line: "the stored response has no status code, so a retry of a request that failed " +
+			"is answered as if it succeeded (expected response_code)", columns: []string{"response_code integer"}})
+	}
+	if !hasColumn(t, fingerprintColumn) {
+		out = append(out, shapeGap{line: "no request fingerprint, so the same key sent with a different payload gets " +
+			"another request's response (expected request_fingerprint)", columns: []string{"request_fingerprint text"}})
+	}
+	return out
+}
+
+// holeFreeUniqueOver reports whether a unique index of t has column as a
+// key part and lets no row escape through a NULL.
+func holeFreeUniqueOver(t *catalog.Table, column string) bool {
+	for _, ix := range t.UniqueIndexes() {
+		if !partIn(catalog.IndexPart{Column: column}, ix.Parts) {
+			continue
+		}
+		if ix.NullsNotDistinct || findHole(t, ix) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasColumn(t *catalog.Table, want shapeColumn) bool {
+	for _, col := range t.Columns {
+		n := strings.ToLower(col.Name)
+		for _, f := range want.fragments {
+			if strings.Contains(n, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shapeFix adds what is missing: the columns, and when the key has no
+// hole-free unique index, NOT NULL on the key and a unique index over it.
+func shapeFix(cat *catalog.Catalog, t *catalog.Table, key *catalog.Column, gaps []shapeGap) Fix {
+	var alters, after []string
+	f := Fix{Title: "add what the idempotency table lacks"}
+	for _, g := range gaps {
+		for _, c := range g.columns {
+			alters = append(alters, "ADD COLUMN "+c)
+		}
+		if !g.unique {
+			continue
+		}
+		if !key.IsNotNull() {
+			alters = append(alters, "ALTER COLUMN "+catalog.QuoteIdent(key.Name)+" SET NOT NULL")
+		}
+		part := []catalog.IndexPart{{Column: key.Name}}
+		name := newNamer(cat, t).relation(t.Name+"_"+key.Name, "key")
+		after = append(after, createIndexSQL(t, name, part, nil, false, nil))
+		f.Precheck = duplicateRowsQuery(t, &catalog.Index{Parts: part})
+		f.NoTransaction = canBuildConcurrently(t)
+	}
+	var sql []string
+	if len(alters) > 0 {
+		sql = append(sql, fmt.Sprintf("ALTER TABLE %s\n    %s;", t.DisplayName(), strings.Join(alters, ",\n    ")))
+	}
+	f.SQL = strings.Join(append(sql, after...), "\n")
+	f.Caveat = "The new columns are nullable without a default: adding them takes a brief lock and rewrites nothing. " +
+		"The application must fill them: take the lease when it claims the key, store the status code and body when " +
+		"it finishes, compare the fingerprint on every retry."
+	if f.Precheck != "" {
+		f.Caveat += " SET NOT NULL fails while a row has no key, and the index while keys repeat; scope the index per " +
+			"account (put that column first) when keys are only unique per account. " + buildNote(t)
+	}
+	return f
+}

@@ -1,0 +1,122 @@
+package audit
+
+import (
+	"fmt"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// NotNullDropped flags the migration that made a key part of a multi-part
+// unique index nullable: the hole did not exist until that statement.
+var NotNullDropped = &Rule{
+	ID:    "not-null-dropped",
+	Title: "a migration drops not null from a key part of a unique index",
+	Doc: `A unique index over (a, b) has no hole while both columns are NOT NULL. A later
+ALTER TABLE ... ALTER COLUMN b DROP NOT NULL, or dropping b and adding it back
+without NOT NULL, opens one: from then on two rows with the same a and no b are
+both accepted. The index itself did not change, so a review of the index sees
+nothing wrong, and the migration that did it often is years younger than the index.
+
+The finding points at the statement that made the column nullable and relates the
+index. Keep the column NOT NULL, or, when NULL is now a real value, close the hole
+for it: NULLS NOT DISTINCT (PostgreSQL 15+) or a partial unique index WHERE b IS NULL.`,
+	Bad: `CREATE TABLE deliveries (
+    message_id bigint NOT NULL,
+    recipient text NOT NULL,
+    UNIQUE (message_id, recipient)
+);
+-- years later
+ALTER TABLE deliveries ALTER COLUMN recipient DROP NOT NULL;`,
+	Good: `CREATE TABLE deliveries (
+    message_id bigint NOT NULL,
+    recipient text NOT NULL,
+    UNIQUE (message_id, recipient)
+);
+-- years later: broadcast deliveries have no recipient, once per message
+ALTER TABLE deliveries ALTER COLUMN recipient DROP NOT NULL;
+CREATE UNIQUE INDEX CONCURRENTLY deliveries_broadcast_once ON deliveries (message_id)
+    WHERE recipient IS NULL;`,
+	Severity: Error,
+	Needs:    Migrations,
+	Run:      runNotNullDropped,
+}
+
+func runNotNullDropped(p *Pass) {
+	hist := newHistory(p.Catalog)
+	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
+		if len(ix.Parts) < 2 {
+			return
+		}
+		h := findHole(t, ix)
+		if h == nil {
+			return
+		}
+		for _, part := range h.Parts {
+			col := t.Column(part.Column)
+			if col == nil || col.NullableSince.IsZero() {
+				continue
+			}
+			recreated := changeAt(p.Catalog, col.NullableSince, catalog.ChangeAddColumn) != nil
+			if !hist.before(ix.Pos, col.NullableSince) && !(recreated && keyedBefore(p.Catalog, hist, t, col)) {
+				// The column was nullable before the index existed:
+				// nullable-key reports that hole; no migration opened it.
+				continue
+			}
+			one := &hole{Table: t, Index: ix, Parts: []catalog.IndexPart{part}}
+			f := Finding{
+				Object:  t.QualifiedName() + "." + ix.Name,
+				Columns: []string{col.Name},
+				Message: notNullDroppedMessage(one, recreated),
+				Pos:     col.NullableSince,
+				Related: []Related{{Pos: ix.Pos, Message: "unique index " + ix.Name + " created here"}},
+				Fixes:   holeFixes(p.Catalog, one, p.Options),
+			}
+			if !ix.RenamedAt.IsZero() {
+				f.Related = append(f.Related, Related{Pos: ix.RenamedAt, Message: "index renamed to " + ix.Name + " here"})
+			}
+			p.Report(f)
+		}
+	})
+}
+
+// keyedBefore reports whether, before col was re-created, a unique index of
+// t had a column of that name as a key part: DROP COLUMN took that index
+// with it, and the one there now was re-created over a nullable column.
+func keyedBefore(cat *catalog.Catalog, hist history, t *catalog.Table, col *catalog.Column) bool {
+	for _, ch := range cat.Changes {
+		if !isIndexCreation(ch) || ch.Table != t.Name || ch.Schema != t.Schema {
+			continue
+		}
+		if len(ch.Index.Parts) > 1 && partIn(catalog.IndexPart{Column: col.Name}, ch.Index.Parts) &&
+			hist.before(ch.Pos, col.NullableSince) {
+			return true
+		}
+	}
+	return false
+}
+
+func notNullDroppedMessage(h *hole, recreated bool) string {
+	col := h.Parts[0].Column
+	how := "ALTER COLUMN " + col + " DROP NOT NULL"
+	if recreated {
+		how = col + " is re-created without NOT NULL, which"
+	}
+	return fmt.Sprintf("%s opens a hole in %s that NOT NULL kept closed: %s", how, indexHeader(h.Table, h.Index),
+		escapeWords(h))
+}
+
+// escapeWords is the end of a hole message: "two deliveries with the same
+// message_id and no recipient are both accepted".
+func escapeWords(h *hole) string {
+	var same []string
+	for _, p := range h.Index.Parts {
+		if !partIn(p, h.Parts) {
+			same = append(same, partWords(p))
+		}
+	}
+	s := "two " + rowNoun(h.Table) + " with "
+	if len(same) > 0 {
+		s += "the same " + englishList(same, "and") + " and "
+	}
+	return s + absentWords(h.Parts[0]) + " are both accepted"
+}

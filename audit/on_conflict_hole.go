@@ -1,0 +1,205 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// OnConflictHole checks INSERT ... ON CONFLICT statements against the
+// unique indexes of their table: the arbiter PostgreSQL would infer must
+// exist, must not need a predicate the statement leaves out, and must have
+// no NULL hole on the conflict columns.
+var OnConflictHole = &Rule{
+	ID:    "on-conflict-hole",
+	Title: "an insert ... on conflict whose arbiter lets the conflict slip",
+	Doc: `INSERT ... ON CONFLICT (cols) DO NOTHING / DO UPDATE is the usual way to make an
+insert idempotent. It works only through its arbiter: the unique index PostgreSQL
+infers from the conflict target. Three things go wrong:
+
+- the arbiter has a hole: when one of the conflict columns is NULL no row ever
+  conflicts, so a repeated request inserts a second row instead of doing nothing
+  (or fails with a unique violation on another index instead of updating);
+- no unique index has exactly the target's columns: PostgreSQL raises 42P10
+  ("there is no unique or exclusion constraint matching the ON CONFLICT
+  specification") on the first call;
+- the only matching index is partial and the target leaves out its WHERE:
+  PostgreSQL cannot infer it and raises 42P10 too. Repeat the index predicate in
+  ON CONFLICT (cols) WHERE ....
+
+lint reads the statements from the query files named with --queries and from the
+.sql files it already reads (sqlc query files, migrations that seed data).`,
+	Bad: `CREATE TABLE events (
+    organization_id bigint NOT NULL,
+    external_subscription_id text,
+    transaction_id text NOT NULL,
+    UNIQUE (organization_id, external_subscription_id, transaction_id)
+);
+INSERT INTO events (organization_id, external_subscription_id, transaction_id)
+VALUES ($1, $2, $3)
+ON CONFLICT (organization_id, external_subscription_id, transaction_id) DO NOTHING;`,
+	Good: `CREATE TABLE events (
+    organization_id bigint NOT NULL,
+    external_subscription_id text,
+    transaction_id text NOT NULL,
+    UNIQUE NULLS NOT DISTINCT (organization_id, external_subscription_id, transaction_id)
+);
+INSERT INTO events (organization_id, external_subscription_id, transaction_id)
+VALUES ($1, $2, $3)
+ON CONFLICT (organization_id, external_subscription_id, transaction_id) DO NOTHING;`,
+	Severity: Error,
+	Needs:    Migrations,
+	Run:      runOnConflictHole,
+}
+
+func runOnConflictHole(p *Pass) {
+	for _, q := range p.Catalog.Queries {
+		t := p.Catalog.ResolveTable(q.Schema, q.Table)
+		if t == nil {
+			// A table the migrations do not create: nothing to check against.
+			continue
+		}
+		if f, ok := checkConflict(t, q); ok {
+			p.Report(f)
+		}
+	}
+}
+
+// checkConflict finds the arbiters of q and what is wrong with them.
+func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
+	head := conflictHeader(t, q)
+	f := Finding{Object: t.QualifiedName(), Pos: q.Pos}
+	var arbiters []*catalog.Index
+	switch {
+	case q.Constraint != "":
+		ix := constraintIndex(t, q.Constraint)
+		if ix == nil {
+			f.Message = fmt.Sprintf("%s: %s has no unique constraint %s, so PostgreSQL raises 42704 on the first call",
+				head, t.DisplayName(), catalog.QuoteIdent(q.Constraint))
+			return f, true
+		}
+		arbiters = []*catalog.Index{ix}
+	case len(q.Target) == 0:
+		// ON CONFLICT DO NOTHING without a target uses every unique index;
+		// their holes are nullable-key's.
+		return f, false
+	default:
+		var partial *catalog.Index
+		arbiters, partial = inferArbiters(t, q)
+		if len(arbiters) == 0 && partial != nil {
+			f.Object += "." + partial.Name
+			f.Message = fmt.Sprintf("%s: the only unique index over these columns, %s, is partial (WHERE %s) and the "+
+				"conflict target does not repeat its predicate, so PostgreSQL cannot use it and raises 42P10 on the first call; "+
+				"write ON CONFLICT (%s) WHERE %s",
+				head, indexHeader(t, partial), partial.Predicate.String(), strings.Join(partSQL(q.Target), ", "), partial.Predicate.String())
+			f.Related = []Related{{Pos: partial.Pos, Message: "partial unique index " + partial.Name + " created here"}}
+			return f, true
+		}
+		if len(arbiters) == 0 {
+			f.Columns = partList(q.Target)
+			f.Message = fmt.Sprintf("%s: %s has no unique index over exactly (%s), so PostgreSQL raises 42P10 "+
+				"(no unique or exclusion constraint matching the ON CONFLICT specification) on the first call",
+				head, t.DisplayName(), strings.Join(partList(q.Target), ", "))
+			return f, true
+		}
+	}
+	for _, ix := range arbiters {
+		if ix.Deferrable {
+			f.Object += "." + ix.Name
+			f.Message = fmt.Sprintf("%s: the arbiter %s is DEFERRABLE, and PostgreSQL refuses deferrable constraints as "+
+				"ON CONFLICT arbiters (0A000) on the first call", head, indexHeader(t, ix))
+			f.Related = []Related{{Pos: ix.Pos, Message: "deferrable constraint " + ix.Name + " created here"}}
+			return f, true
+		}
+	}
+	return arbiterHole(t, q, arbiters, f, head)
+}
+
+// arbiterHole reports the NULL hole of the arbiters: a conflict fires when
+// any arbiter sees one, so a single hole-free arbiter is enough.
+func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f Finding, head string) (Finding, bool) {
+	var nullable []catalog.IndexPart
+	var ix *catalog.Index
+	for _, a := range arbiters {
+		if a.NullsNotDistinct {
+			return f, false
+		}
+		var parts []catalog.IndexPart
+		for _, part := range a.Parts {
+			if !NullSafe(t, a, part, nil).Safe {
+				parts = append(parts, part)
+			}
+		}
+		if len(parts) == 0 {
+			return f, false
+		}
+		if ix == nil {
+			ix, nullable = a, parts
+		}
+	}
+	f.Object += "." + ix.Name
+	f.Columns = partList(nullable)
+	f.Related = []Related{{Pos: ix.Pos, Message: "arbiter " + ix.Name + " created here"}}
+	outcome := "a repeated request inserts a second row instead of " + conflictAction(q)
+	if other := CoveredBy(t, ix, nullable[0]); other != nil {
+		outcome = "a repeated request fails with a unique violation (23505) on " + other.Name + " instead of " + conflictAction(q)
+	}
+	f.Message = fmt.Sprintf("%s: the arbiter %s lets %s be NULL, and when it is the conflict never fires: %s",
+		head, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)
+	return f, true
+}
+
+// inferArbiters returns the unique indexes PostgreSQL infers from the
+// conflict target: the same key parts in any order, valid, and, when
+// partial, a predicate the target's WHERE implies. partial is a matching
+// index that only lacks the predicate.
+func inferArbiters(t *catalog.Table, q catalog.Query) (arbiters []*catalog.Index, partial *catalog.Index) {
+	where := catalog.Conjuncts(q.Where)
+	for _, ix := range t.UniqueIndexes() {
+		if !ix.Valid || !sameKey(ix.Parts, q.Target) {
+			continue
+		}
+		if ix.Predicate != nil && !predicateImplied(ix.Predicate, where) {
+			if partial == nil {
+				partial = ix
+			}
+			continue
+		}
+		arbiters = append(arbiters, ix)
+	}
+	return arbiters, partial
+}
+
+// constraintIndex is the index behind the UNIQUE or PRIMARY KEY constraint
+// called name.
+func constraintIndex(t *catalog.Table, name string) *catalog.Index {
+	for _, ix := range t.UniqueIndexes() {
+		if ix.Constraint == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// conflictHeader is the statement as people would recognise it.
+func conflictHeader(t *catalog.Table, q catalog.Query) string {
+	target := ""
+	switch {
+	case q.Constraint != "":
+		target = " ON CONSTRAINT " + catalog.QuoteIdent(q.Constraint)
+	case len(q.Target) > 0:
+		target = " (" + strings.Join(partSQL(q.Target), ", ") + ")"
+		if q.Where != nil {
+			target += " WHERE " + q.Where.String()
+		}
+	}
+	return "INSERT INTO " + t.DisplayName() + " ... ON CONFLICT" + target + " " + conflictAction(q)
+}
+
+func conflictAction(q catalog.Query) string {
+	if q.DoUpdate {
+		return "DO UPDATE"
+	}
+	return "DO NOTHING"
+}

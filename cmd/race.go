@@ -1,0 +1,81 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newRaceCmd) }
+
+// newRaceCmd is the `race` group: probes that fire identical requests at
+// once and judge whether the idempotency gate held.
+func newRaceCmd(s *Streams) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "race",
+		Short: "Fire identical requests at the same moment and say whether the gate held",
+		Long: `race lands N identical requests at a running system together, round after
+round with a fresh key each round, classifies what came back and says
+whether exactly one of them performed the effect.
+
+Exit status: 0 the gate held, 1 the gate is broken, 3 inconclusive,
+2 usage or no connection.`,
+	}
+	for _, sub := range raceSubcommands {
+		c.AddCommand(sub(s))
+	}
+	return c
+}
+
+// raceSubcommands are added by each race_*.go file, so that a new probe
+// (race sql) is one new file.
+var raceSubcommands []func(*Streams) *cobra.Command
+
+// raceOutput are the output flags every race probe shares.
+type raceOutput struct {
+	format  string
+	verbose bool
+}
+
+func (o *raceOutput) bind(c *cobra.Command) {
+	c.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	c.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "print a line per round")
+}
+
+func (o *raceOutput) validate() error {
+	if o.format != "text" && o.format != "json" {
+		return usageError("--format %q: want text or json", o.format)
+	}
+	return nil
+}
+
+// writeRaceResult prints res and turns its verdict into the exit status.
+func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
+	var err error
+	if o.format == "json" {
+		err = racetest.WriteJSON(s.Out, res)
+	} else {
+		err = racetest.WriteText(s.Out, res, o.verbose)
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
+	}
+	if res.Verdict.Status == racetest.Holds && res.ConformanceFailures() > 0 {
+		// The race held but the gate answers retries or misuse wrongly:
+		// that is a defect a CI job must see.
+		return exitWith(ExitFindings)
+	}
+	return verdictExit(res.Verdict.Status)
+}
+
+// verdictExit maps a verdict to the exit statuses of CLI.md.
+func verdictExit(st racetest.Status) error {
+	switch st {
+	case racetest.Holds:
+		return nil
+	case racetest.Broken:
+		return exitWith(ExitFindings)
+	}
+	return exitWith(ExitInconclusive)
+}

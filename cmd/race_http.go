@@ -1,0 +1,186 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/spf13/cobra"
+)
+
+func init() { raceSubcommands = append(raceSubcommands, newRaceHTTPCmd) }
+
+type raceHTTPOptions struct {
+	out      raceOutput
+	method   string
+	headers  []string
+	data     string
+	n        int
+	rounds   int
+	sync     string
+	split    string
+	timeout  time.Duration
+	deadline time.Duration
+	window   time.Duration
+	insecure bool
+	force    bool
+	win      string
+	refuse   string
+	effect   string
+	dsn      string
+	conform  bool
+	profile  string
+	failData string
+}
+
+func newRaceHTTPCmd(s *Streams) *cobra.Command {
+	o := &raceHTTPOptions{}
+	c := &cobra.Command{
+		Use:   "http [flags] URL",
+		Short: "Race N identical HTTP requests at URL, round after round",
+		Long: `http fires N identical requests at URL so that they reach the server's code
+at the same moment, for --rounds rounds. {{key}}, {{round}} and {{uuid}} in
+the URL, headers and body render to fresh values each round, shared by the
+round's N requests.
+
+HTTP/1.1 withholds the tail of every request on pre-opened connections and
+releases them together (--split headers|last-byte); HTTP/2 sends every
+stream's withheld frames in one write (--sync h2, or auto over TLS with ALPN).
+
+A response is a win (--win, default 2xx), a refusal (--refuse, default
+409,425), a replay (Idempotent-Replayed: true, or the winner's status and
+body again) or an error (5xx, timeout, reset). With --effect-sql and --dsn
+the count in PostgreSQL overrides what the responses claim. A target that
+sends "Server-Timing: arrival;dur=<milliseconds on its clock>" gets its
+arrival spread measured, which --window then judges.`,
+		Example: `  idemcheck race http -X POST -H 'Idempotency-Key: {{key}}' -d '{"amount":100}' https://api.example.test/payments
+  idemcheck race http -n 8 --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runRaceHTTP(c.Context(), s, o, args[0])
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&o.method, "request", "X", "POST", "request method")
+	f.StringArrayVarP(&o.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
+	f.StringVarP(&o.data, "data", "d", "", "request body, or @file to read it from a file")
+	f.IntVarP(&o.n, "n", "n", 2, "requests per round")
+	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
+	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto")
+	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
+	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
+	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
+	f.BoolVar(&o.insecure, "insecure", false, "accept a self-signed TLS certificate")
+	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
+	f.StringVar(&o.win, "win", "2xx", "statuses that mean the request performed the effect")
+	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
+	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1, run before and after each round (needs --dsn)")
+	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
+	f.BoolVar(&o.conform, "conformance", false, "also run the five sequential conformance checks")
+	f.StringVar(&o.profile, "profile", "ietf", "conformance statuses: ietf, stripe or custom (custom uses --refuse)")
+	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
+	o.out.bind(c)
+	return c
+}
+
+func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := o.out.validate(); err != nil {
+		return err
+	}
+	p, err := o.probe(s, url)
+	if err != nil {
+		return err
+	}
+	var prof racetest.Profile
+	if o.conform {
+		if prof, err = racetest.ProfileNamed(o.profile, p.Classifier.Refuse); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	if o.effect != "" {
+		eff, err := racetest.NewSQLEffect(ctx, o.dsn, o.effect)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		defer eff.Close(context.Background())
+		p.Effect = eff
+	}
+	res, err := racetest.Run(ctx, p)
+	if err != nil {
+		return usageError("race http %s: %v", url, err)
+	}
+	if o.conform {
+		res.Conformance = racetest.Conform(ctx, p, prof, o.failData, res)
+	}
+	return writeRaceResult(s, o.out, res)
+}
+
+// probe turns the flags into a racetest.Probe, reporting bad flags as usage
+// errors.
+func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) {
+	p := racetest.Probe{
+		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
+		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split,
+		Timeout: o.timeout, Deadline: o.deadline, Window: o.window,
+		Insecure: o.insecure, Force: o.force,
+	}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return p, usageError("-H %q: want 'Name: value'", h)
+		}
+		if strings.ContainsAny(h, "\r\n") {
+			return p, usageError("-H %q: a header cannot contain a line break", h)
+		}
+		p.Header = append(p.Header, racetest.Header{Name: strings.TrimSpace(name), Value: racetest.Template(strings.TrimSpace(value))})
+	}
+	body, err := readRaceData(o.data)
+	if err != nil {
+		return p, err
+	}
+	p.Body = racetest.Template(body)
+	if p.Classifier.Win, err = racetest.ParseStatusSet(o.win); err != nil {
+		return p, usageError("--win: %v", err)
+	}
+	if p.Classifier.Refuse, err = racetest.ParseStatusSet(o.refuse); err != nil {
+		return p, usageError("--refuse: %v", err)
+	}
+	if o.effect != "" && o.dsn == "" {
+		o.dsn = raceGetenv(s, "DATABASE_URL")
+		if o.dsn == "" {
+			return p, usageError("--effect-sql needs --dsn (or DATABASE_URL)")
+		}
+	}
+	p.Defaults()
+	if err := p.Validate(); err != nil {
+		return p, usageError("%v", err)
+	}
+	return p, nil
+}
+
+// readRaceData reads -d: literal text, or @file for a file's contents.
+func readRaceData(d string) (string, error) {
+	name, isFile := strings.CutPrefix(d, "@")
+	if !isFile {
+		return d, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", usageError("-d @%s: %v", name, errors.Unwrap(err))
+	}
+	return string(b), nil
+}
+
+func raceGetenv(s *Streams, k string) string {
+	if s.Getenv == nil {
+		return ""
+	}
+	return s.Getenv(k)
+}

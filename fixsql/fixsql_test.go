@@ -1,0 +1,103 @@
+package fixsql
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/sqlparse"
+)
+
+var now = time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)
+
+// findings has one fix that runs in a transaction, one that cannot (two
+// statements), and a suppressed finding whose fix must not be written.
+func findings() []audit.Finding {
+	return []audit.Finding{
+		{Rule: "nullable-key", Object: "public.a.a_key", Pos: catalog.Pos{File: "/tmp/x/0001_a.up.sql", Line: 3, Col: 1},
+			Fixes: []audit.Fix{{Title: "make b NOT NULL", SQL: "ALTER TABLE a ALTER COLUMN b SET NOT NULL;", Precheck: "SELECT * FROM a\nWHERE b IS NULL;"}}},
+		{Rule: "nullable-key", Object: "public.c.c_key",
+			Fixes: []audit.Fix{{Title: "partial index", NoTransaction: true,
+				SQL: "CREATE UNIQUE INDEX CONCURRENTLY c_null ON c (a) WHERE b IS NULL;\nDROP INDEX CONCURRENTLY c_old;"}}},
+		{Rule: "nullable-key", Object: "public.d.d_key", Suppressed: &audit.Suppression{Kind: "inline", Reason: "x"},
+			Fixes: []audit.Fix{{Title: "never", SQL: "ALTER TABLE d ALTER COLUMN e SET NOT NULL;"}}},
+	}
+}
+
+func names(files []File) string {
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Name)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestMigrationNamesAndMarkers(t *testing.T) {
+	cases := []struct {
+		layout   sqlparse.Layout
+		existing []string
+		names    string
+		marker   string // in the file that cannot run in a transaction
+	}{
+		{sqlparse.LayoutGolangMigrate, []string{"000007"},
+			"000008_idemcheck_fixes.up.sql 000008_idemcheck_fixes.down.sql " +
+				"000009_idemcheck_fixes_concurrently_1.up.sql 000009_idemcheck_fixes_concurrently_1.down.sql " +
+				"000010_idemcheck_fixes_concurrently_2.up.sql 000010_idemcheck_fixes_concurrently_2.down.sql", ""},
+		{sqlparse.LayoutGoose, []string{"00041", "00042"}, "00043_idemcheck_fixes.sql 00044_idemcheck_fixes_concurrently.sql", "-- +goose NO TRANSACTION\n"},
+		{sqlparse.LayoutDbmate, []string{"20240101000000"}, "20261129230000_idemcheck_fixes.sql 20261129230001_idemcheck_fixes_concurrently.sql", "-- migrate:up transaction:false\n"},
+		{sqlparse.LayoutSQLMigrate, []string{"3"}, "4_idemcheck_fixes.sql 5_idemcheck_fixes_concurrently.sql", "-- +migrate Up notransaction\n"},
+		{sqlparse.LayoutFlyway, []string{"1", "2.1"}, "V3__idemcheck_fixes.sql V4__idemcheck_fixes_concurrently.sql V4__idemcheck_fixes_concurrently.sql.conf", ""},
+	}
+	for _, c := range cases {
+		t.Run(string(c.layout), func(t *testing.T) {
+			var existing []sqlparse.File
+			for _, v := range c.existing {
+				existing = append(existing, sqlparse.File{Version: v})
+			}
+			files, err := Migration(findings(), c.layout, existing, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(files); got != c.names {
+				t.Errorf("names\n got  %s\n want %s", got, c.names)
+			}
+			all := ""
+			for _, f := range files {
+				all += f.Content
+				if strings.Contains(f.Content, "CONCURRENTLY") && c.marker != "" && !strings.HasPrefix(f.Content, c.marker) {
+					t.Errorf("%s does not start with %q:\n%s", f.Name, c.marker, f.Content)
+				}
+				if strings.Contains(f.Content, "SET NOT NULL") && strings.Contains(f.Content, "CONCURRENTLY") {
+					t.Errorf("%s mixes transactional and CONCURRENTLY statements", f.Name)
+				}
+			}
+			if strings.Contains(all, "d_key") {
+				t.Error("a suppressed finding's fix was written")
+			}
+			if !strings.Contains(all, "--   WHERE b IS NULL;") {
+				t.Errorf("precheck not written as a comment:\n%s", all)
+			}
+		})
+	}
+}
+
+func TestMigrationUnsupportedLayout(t *testing.T) {
+	if _, err := Migration(findings(), sqlparse.LayoutPrisma, nil, now); err == nil || !strings.Contains(err.Error(), "file name") {
+		t.Errorf("prisma: error %v, want advice to give a file name", err)
+	}
+}
+
+func TestSingle(t *testing.T) {
+	got := Single(findings())
+	tx := strings.Index(got, "SET NOT NULL")
+	noTx := strings.Index(got, "cannot run inside a transaction")
+	conc := strings.Index(got, "CONCURRENTLY c_null")
+	if tx < 0 || noTx < tx || conc < noTx {
+		t.Errorf("want transactional fixes, then the marker, then CONCURRENTLY:\n%s", got)
+	}
+	if !strings.Contains(got, "(0001_a.up.sql:3:1)") {
+		t.Errorf("finding position not named by its migration:\n%s", got)
+	}
+}

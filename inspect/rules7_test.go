@@ -1,0 +1,140 @@
+package inspect
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/audit"
+)
+
+// liveWant is one "-- want:" of a rule fixture: the rule and the regexp the
+// message must match. Lines do not count live: a live catalog has no files.
+type liveWant struct {
+	rule string
+	re   *regexp.Regexp
+}
+
+var (
+	liveWantComment = regexp.MustCompile(`-- want:(.*)$`)
+	liveWantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)\s+"((?:[^"\\]|\\.)*)"`)
+)
+
+// fixtureWants reads the wants of one rule from a fixture file.
+func fixtureWants(t *testing.T, path, rule string) []liveWant {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []liveWant
+	for _, line := range strings.Split(string(src), "\n") {
+		m := liveWantComment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rest := m[1]
+		for strings.TrimSpace(rest) != "" {
+			item := liveWantItem.FindStringSubmatch(rest)
+			if item == nil {
+				t.Fatalf("%s: malformed want comment %q", path, rest)
+			}
+			if item[1] == rule {
+				out = append(out, liveWant{rule: rule, re: regexp.MustCompile(strings.ReplaceAll(item[2], `\"`, `"`))})
+			}
+			rest = rest[len(item[0]):]
+		}
+	}
+	return out
+}
+
+// TestLiveRulesMatchTheirFixtures applies each fixture of the rules that can
+// read a live database to a fresh database on the real server, inspects it,
+// and requires the rule to report exactly what the fixture's want comments
+// say, message for message, with no extra finding.
+func TestLiveRulesMatchTheirFixtures(t *testing.T) {
+	adminConn(t).Close(t.Context()) // skip without a server
+	rules := []string{"deferrable-unique", "partition-local-unique", "key-without-unique", "idempotency-table-shape"}
+	checked := 0
+	for _, id := range rules {
+		rule := audit.Lookup(id)
+		if rule == nil || rule.Needs == audit.Migrations {
+			t.Fatalf("%s: not a registered rule that runs live", id)
+		}
+		files, _ := filepath.Glob(filepath.Join("../testdata/rules", id, "*.sql"))
+		if len(files) == 0 {
+			t.Fatalf("%s: no fixtures", id)
+		}
+		for _, path := range files {
+			t.Run(id+"/"+filepath.Base(path), func(t *testing.T) {
+				wants := fixtureWants(t, path, id)
+				findings := inspectFixture(t, path, rule, 0)
+				checked += matchLive(t, wants, findings)
+			})
+		}
+	}
+	if checked == 0 {
+		t.Error("no live finding was checked")
+	}
+}
+
+// inspectFixture builds a database from the fixture and runs rule on what
+// inspect reads back. A nonzero major pretends the server is that version.
+func inspectFixture(t *testing.T, path string, rule *audit.Rule, major int) []audit.Finding {
+	t.Helper()
+	_, statements := lintInput(t, path)
+	dsn := newTestDB(t, "")
+	if err := applyStatements(t, dsn, statements); err != nil {
+		t.Fatal(err)
+	}
+	s, snap := readTest(t, dsn, Filter{})
+	if major != 0 {
+		snap.Catalog.ServerVersion = major * 10000
+	}
+	return audit.Run(snap.Catalog, []*audit.Rule{rule}, audit.Options{PGVersion: s.ServerMajor(), Live: true})
+}
+
+// matchLive pairs each want with one finding and fails on the rest; it
+// returns how many findings matched.
+func matchLive(t *testing.T, wants []liveWant, findings []audit.Finding) int {
+	t.Helper()
+	used := make([]bool, len(findings))
+	matched := 0
+	for _, w := range wants {
+		found := false
+		for i, f := range findings {
+			if !used[i] && f.Rule == w.rule && w.re.MatchString(f.Message) {
+				used[i], found = true, true
+				matched++
+				break
+			}
+		}
+		if !found {
+			t.Errorf("live: no %s finding matching %q", w.rule, w.re)
+		}
+	}
+	for i, f := range findings {
+		if !used[i] {
+			t.Errorf("live: unexpected %s finding on %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+	return matched
+}
+
+// TestLiveNNDUnsupported: the live server's own version decides. The test
+// server is 15 or later, where NULLS NOT DISTINCT is fine; the same catalog
+// read from a server that reported version 14 gets the fixture's findings.
+func TestLiveNNDUnsupported(t *testing.T) {
+	adminConn(t).Close(t.Context())
+	rule := audit.Lookup("nnd-unsupported")
+	path := "../testdata/rules/nnd-unsupported/before_15.sql"
+	if fs := inspectFixture(t, path, rule, 0); len(fs) != 0 {
+		t.Errorf("a server that runs NULLS NOT DISTINCT reported: %s", fs[0].Message)
+	}
+	wants := fixtureWants(t, path, "nnd-unsupported")
+	if n := matchLive(t, wants, inspectFixture(t, path, rule, 14)); n != len(wants) || n == 0 {
+		t.Errorf("matched %d of %d wants", n, len(wants))
+	}
+}

@@ -1,0 +1,74 @@
+package racetest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// brokenResult is a fixed result: round 2 has two wins, round 3 had an
+// error that the broken verdict outranks.
+func brokenResult() *Result {
+	arrival := 12 * time.Microsecond
+	return &Result{
+		Target: "http://127.0.0.1:8080/claims", Method: "POST", N: 2, Sync: SyncH1, Split: SplitHeaders,
+		Rounds: []Round{
+			{Index: 1, Key: "k1", ReleaseSpread: 20 * time.Microsecond, Outcomes: []Outcome{
+				{Request: 1, Kind: Win, Status: 201, Elapsed: 300 * time.Microsecond},
+				{Request: 2, Kind: Refusal, Status: 409, Elapsed: 310 * time.Microsecond}}},
+			{Index: 2, Key: "k2", ReleaseSpread: 25 * time.Microsecond, ArrivalSpread: &arrival, Outcomes: []Outcome{
+				{Request: 1, Kind: Win, Status: 201, Elapsed: 420 * time.Microsecond},
+				{Request: 2, Kind: Win, Status: 201, Elapsed: 1500 * time.Microsecond}}},
+			{Index: 3, Key: "k3", ReleaseSpread: 30 * time.Microsecond, Outcomes: []Outcome{
+				{Request: 1, Kind: Win, Status: 201, Elapsed: 300 * time.Microsecond},
+				{Request: 2, Kind: Error, Err: "timeout", Elapsed: 5 * time.Second}}},
+		},
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	res := brokenResult()
+	res.Verdict = Judge(res.Rounds)
+	for _, c := range []struct {
+		name    string
+		verbose bool
+	}{{"broken.txt", false}, {"broken-verbose.txt", true}} {
+		var b bytes.Buffer
+		if err := WriteText(&b, res, c.verbose); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, c.name, b.Bytes())
+	}
+}
+
+func TestJSONGolden(t *testing.T) {
+	res := brokenResult()
+	res.Verdict = Judge(res.Rounds)
+	var b bytes.Buffer
+	if err := WriteJSON(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "broken.json", b.Bytes())
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("..", "testdata", "race", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./racetest -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", name, got, want)
+	}
+}

@@ -1,0 +1,157 @@
+package racetest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// h1Bytes writes the request as HTTP/1.1 and returns where to split it:
+// head is written early, tail is withheld until the release.
+func h1Bytes(r request, split string) (head, tail []byte) {
+	var b bytes.Buffer
+	b.WriteString(r.method + " " + r.target.requestPath + " HTTP/1.1\r\n")
+	b.WriteString("Host: " + r.target.host + "\r\n")
+	hasUA := false
+	for _, h := range r.header {
+		hasUA = hasUA || http.CanonicalHeaderKey(h.Name) == "User-Agent"
+		b.WriteString(h.Name + ": " + string(h.Value) + "\r\n")
+	}
+	if !hasUA {
+		b.WriteString("User-Agent: idemcheck-race\r\n")
+	}
+	if len(r.body) > 0 || r.method == http.MethodPost || r.method == http.MethodPut || r.method == http.MethodPatch {
+		b.WriteString("Content-Length: " + strconv.Itoa(len(r.body)) + "\r\n")
+	}
+	b.WriteString("Connection: close\r\n\r\n")
+	headerEnd := b.Len()
+	b.Write(r.body)
+	all := b.Bytes()
+	cut := len(all) - 1 // last-byte: withhold only the final byte
+	if split == SplitHeaders {
+		cut = headerEnd - 1 // withhold the final \n of \r\n\r\n and the body
+	}
+	return all[:cut], all[cut:]
+}
+
+// burstH1 opens N connections, writes every head, lets them settle, then
+// wakes one goroutine per connection from a closed channel to write its
+// tail, and reads every response.
+func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
+	head, tail := h1Bytes(r, p.Split)
+	conns, err := openAll(ctx, p, r.target)
+	if err != nil {
+		return burst{}, err
+	}
+	defer closeAll(conns)
+	b := burst{responses: make([]response, p.N), elapsed: make([]time.Duration, p.N)}
+	headErr := make([]error, p.N)
+	for i, c := range conns {
+		_, headErr[i] = c.Write(head)
+	}
+	if !sleepCtx(ctx, p.Settle) {
+		// The run's deadline passed before the release: nothing was
+		// released, and nothing can be said about this round.
+		for i := range b.responses {
+			b.responses[i] = response{err: ctx.Err()}
+		}
+		return b, nil
+	}
+
+	release := make(chan struct{})
+	var ready, done sync.WaitGroup
+	released := make([]time.Time, p.N)
+	for i, c := range conns {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ready.Done()
+			<-release
+			if headErr[i] != nil {
+				b.responses[i] = response{err: headErr[i]}
+				released[i] = time.Now()
+				return
+			}
+			_, err := c.Write(tail)
+			released[i] = time.Now()
+			if err != nil {
+				b.responses[i] = response{err: err}
+				return
+			}
+			b.responses[i] = readH1(c)
+			b.elapsed[i] = time.Since(released[i])
+		}()
+	}
+	ready.Wait()
+	close(release)
+	done.Wait()
+	b.spread = spreadOf(released)
+	return b, nil
+}
+
+// openAll dials N connections; any failure closes the ones already open.
+func openAll(ctx context.Context, p *Probe, t target) ([]net.Conn, error) {
+	conns := make([]net.Conn, 0, p.N)
+	for range p.N {
+		c, err := dial(ctx, p, t, []string{"http/1.1"})
+		if err != nil {
+			closeAll(conns)
+			return nil, err
+		}
+		conns = append(conns, c)
+	}
+	return conns, nil
+}
+
+func closeAll(conns []net.Conn) {
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func readH1(c net.Conn) response {
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return response{err: err}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return response{status: resp.StatusCode, err: err}
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: body, replayed: isReplayed(resp.Header)}
+}
+
+// sleepCtx waits d or until ctx ends; it reports whether the full wait
+// happened.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// spreadOf is the time between the earliest and latest of ts.
+func spreadOf(ts []time.Time) time.Duration {
+	var lo, hi time.Time
+	for i, t := range ts {
+		if i == 0 || t.Before(lo) {
+			lo = t
+		}
+		if i == 0 || t.After(hi) {
+			hi = t
+		}
+	}
+	return hi.Sub(lo)
+}

@@ -1,0 +1,348 @@
+package racetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Sync modes and split points (RACE.md, "Synchronisation").
+const (
+	SyncH1   = "h1"
+	SyncH2   = "h2"
+	SyncAuto = "auto"
+
+	SplitHeaders  = "headers"
+	SplitLastByte = "last-byte"
+)
+
+// Limits above which a run needs Force (safety: a probe must not turn into
+// a load test by a typo).
+const (
+	MaxN      = 256
+	MaxRounds = 10000
+)
+
+// maxBody bounds how much of a response body is kept for replay detection.
+const maxBody = 1 << 20
+
+// Header is one request header; both parts are templates.
+type Header struct {
+	Name  string
+	Value Template
+}
+
+// EffectCounter counts a round's side effect (for --effect-sql): the probe
+// calls it before and after each round with the round's key.
+type EffectCounter interface {
+	Count(ctx context.Context, key string) (int64, error)
+}
+
+// Probe describes an HTTP race: the request, how many at once, how many
+// rounds, how they are synchronised and how responses are classified.
+type Probe struct {
+	Method string
+	URL    Template
+	Header []Header
+	Body   Template
+
+	N      int
+	Rounds int
+	Sync   string // h1, h2 or auto
+	Split  string // headers or last-byte (h1 and h2)
+
+	// Timeout bounds each request from its release; Deadline bounds the
+	// whole run. Every connection's deadline is the earlier of the two.
+	Timeout  time.Duration
+	Deadline time.Duration
+	// Window marks a round whose spread exceeds it as inconclusive (0: off).
+	Window time.Duration
+	// Settle is how long the withheld heads get to reach the server before
+	// the release (about 100 ms, RACE.md).
+	Settle time.Duration
+
+	Insecure   bool
+	Force      bool
+	Classifier Classifier
+	Effect     EffectCounter
+	// RunID makes keys unique across runs; empty means a random one.
+	RunID string
+}
+
+// Defaults fills zero fields with the documented defaults.
+func (p *Probe) Defaults() {
+	if p.Method == "" {
+		p.Method = http.MethodPost
+	}
+	if p.N == 0 {
+		p.N = 2
+	}
+	if p.Rounds == 0 {
+		p.Rounds = 30
+	}
+	if p.Sync == "" {
+		p.Sync = SyncAuto
+	}
+	if p.Split == "" {
+		p.Split = SplitHeaders
+	}
+	if p.Timeout == 0 {
+		p.Timeout = 10 * time.Second
+	}
+	if p.Deadline == 0 {
+		p.Deadline = 5 * time.Minute
+	}
+	if p.Settle == 0 {
+		p.Settle = 100 * time.Millisecond
+	}
+	if p.Classifier.Win == nil {
+		p.Classifier.Win = DefaultClassifier().Win
+	}
+	if p.Classifier.Refuse == nil {
+		p.Classifier.Refuse = DefaultClassifier().Refuse
+	}
+	if p.RunID == "" {
+		p.RunID = NewRunID()
+	}
+}
+
+// Validate rejects settings that cannot run or that need Force.
+func (p *Probe) Validate() error {
+	if p.N < 2 {
+		return fmt.Errorf("-n %d: a race needs at least 2 requests", p.N)
+	}
+	if p.Rounds < 1 {
+		return fmt.Errorf("--rounds %d: need at least 1 round", p.Rounds)
+	}
+	if p.N > MaxN && !p.Force {
+		return fmt.Errorf("-n %d is above %d; add --force if you mean it", p.N, MaxN)
+	}
+	if p.Rounds > MaxRounds && !p.Force {
+		return fmt.Errorf("--rounds %d is above %d; add --force if you mean it", p.Rounds, MaxRounds)
+	}
+	switch p.Sync {
+	case SyncH1, SyncH2, SyncAuto:
+	default:
+		return fmt.Errorf("--sync %q: want h1, h2 or auto", p.Sync)
+	}
+	switch p.Split {
+	case SplitHeaders, SplitLastByte:
+	default:
+		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
+	}
+	if _, err := parseTarget(p.URL.Render(RoundValues{Key: "k", UUID: "u"})); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ErrNoConnection wraps failures to reach the target before any round ran:
+// the caller reports them as "could not run", not as a verdict.
+var ErrNoConnection = errors.New("no connection")
+
+// Run probes the target for p.Rounds rounds, or until the deadline, and
+// judges the result. It returns an error only when the probe could not run
+// at all (bad settings, target unreachable in the first round).
+func Run(ctx context.Context, p Probe) (*Result, error) {
+	p.Defaults()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
+	defer cancel()
+
+	res := &Result{Target: string(p.URL), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	sync, warn, err := chooseSync(ctx, &p)
+	if err != nil {
+		return nil, err
+	}
+	res.Sync = sync
+	res.Warnings = append(res.Warnings, warn...)
+	for i := 1; i <= p.Rounds; i++ {
+		if ctx.Err() != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", p.Deadline, i-1, p.Rounds))
+			break
+		}
+		round, warn, err := runRound(ctx, &p, sync, i)
+		if err != nil {
+			if i == 1 {
+				return nil, err
+			}
+			// The target went away mid-run: the round failed as a whole,
+			// which makes the run inconclusive unless a round already broke.
+			res.Rounds = append(res.Rounds, failedRound(i, p.N, err))
+			break
+		}
+		res.Warnings = appendOnce(res.Warnings, warn...)
+		res.Rounds = append(res.Rounds, round)
+	}
+	res.Verdict = Judge(res.Rounds)
+	return res, nil
+}
+
+// failedRound is a round in which no request could be judged.
+func failedRound(i, n int, err error) Round {
+	r := Round{Index: i}
+	for k := range n {
+		r.Outcomes = append(r.Outcomes, Outcome{Request: k + 1, Kind: Error, Err: err.Error()})
+	}
+	return r
+}
+
+func appendOnce(list []string, more ...string) []string {
+	for _, m := range more {
+		dup := false
+		for _, l := range list {
+			dup = dup || l == m
+		}
+		if !dup {
+			list = append(list, m)
+		}
+	}
+	return list
+}
+
+// runRound renders the request, counts the effect around the burst and
+// classifies what came back.
+func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []string, error) {
+	vals := NewRoundValues(p.RunID, i)
+	req, err := renderRequest(p, vals)
+	if err != nil {
+		return Round{}, nil, err
+	}
+	var before int64
+	if p.Effect != nil {
+		if before, err = p.Effect.Count(ctx, vals.Key); err != nil {
+			return Round{}, nil, fmt.Errorf("--effect-sql before the round: %w", err)
+		}
+	}
+	var b burst
+	var warn []string
+	if sync == SyncH2 {
+		b, warn, err = burstH2(ctx, p, req)
+	} else {
+		b, err = burstH1(ctx, p, req)
+	}
+	if err != nil {
+		return Round{}, warn, err
+	}
+	round := Round{Index: i, Key: vals.Key, values: vals, ReleaseSpread: b.spread}
+	for k, r := range b.responses {
+		kind, msg := p.Classifier.classify(r)
+		o := Outcome{Request: k + 1, Kind: kind, Status: r.status, Err: msg, Replayed: r.replayed, Elapsed: b.elapsed[k], body: r.body}
+		o.Arrival = serverArrival(r.header)
+		round.Outcomes = append(round.Outcomes, o)
+	}
+	markReplays(round.Outcomes)
+	round.ArrivalSpread = arrivalSpread(round.Outcomes)
+	if p.Effect != nil {
+		after, err := p.Effect.Count(ctx, vals.Key)
+		if err != nil {
+			return Round{}, warn, fmt.Errorf("--effect-sql after the round: %w", err)
+		}
+		n := int(after - before)
+		round.Effects = &n
+	}
+	round.TooWide = p.Window > 0 && round.spread() > p.Window
+	return round, warn, nil
+}
+
+// burst is what one synchronised release produced, indexed by request.
+type burst struct {
+	responses []response
+	elapsed   []time.Duration
+	spread    time.Duration
+}
+
+// request is one rendered request, ready to be written in any protocol.
+type request struct {
+	method string
+	target target
+	header []Header // rendered values in Value
+	body   []byte
+}
+
+func renderRequest(p *Probe, v RoundValues) (request, error) {
+	t, err := parseTarget(p.URL.Render(v))
+	if err != nil {
+		return request{}, err
+	}
+	r := request{method: p.Method, target: t, body: []byte(p.Body.Render(v))}
+	for _, h := range p.Header {
+		r.header = append(r.header, Header{Name: h.Name, Value: Template(h.Value.Render(v))})
+	}
+	return r, nil
+}
+
+// describeErr names a transport failure the way a person would.
+func describeErr(err error) string {
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed without a response"
+	}
+	return err.Error()
+}
+
+// serverArrival reads the target's arrival clock from a Server-Timing
+// metric named "arrival" (dur in milliseconds on any server clock, e.g.
+// Server-Timing: arrival;dur=1717171717123.456).
+func serverArrival(h http.Header) *time.Duration {
+	for _, line := range h.Values("Server-Timing") {
+		for _, metric := range strings.Split(line, ",") {
+			params := strings.Split(metric, ";")
+			if strings.TrimSpace(params[0]) != "arrival" {
+				continue
+			}
+			for _, prm := range params[1:] {
+				k, v, ok := strings.Cut(strings.TrimSpace(prm), "=")
+				if !ok || k != "dur" {
+					continue
+				}
+				ms, err := strconv.ParseFloat(strings.Trim(v, `"`), 64)
+				if err != nil {
+					continue
+				}
+				d := time.Duration(ms * float64(time.Millisecond))
+				return &d
+			}
+		}
+	}
+	return nil
+}
+
+// arrivalSpread is the server-side spread when every response carried an
+// arrival time.
+func arrivalSpread(outs []Outcome) *time.Duration {
+	var lo, hi time.Duration
+	for i, o := range outs {
+		if o.Arrival == nil {
+			return nil
+		}
+		if i == 0 || *o.Arrival < lo {
+			lo = *o.Arrival
+		}
+		if i == 0 || *o.Arrival > hi {
+			hi = *o.Arrival
+		}
+	}
+	if len(outs) == 0 {
+		return nil
+	}
+	d := hi - lo
+	return &d
+}

@@ -1,0 +1,175 @@
+package racetest
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Causes named by verdicts. Their wording is part of the interface (RACE.md):
+// a CI log line must tell the reader where to look.
+const (
+	brokenCause = "Usual causes: a read-then-write in application code, a unique " +
+		"constraint that is missing, or one with a nullable key part (run `idemcheck inspect` on the table)."
+	refusedCause = "Usual causes: a slot still occupied by an earlier attempt (a failed attempt " +
+		"must release its slot, never leave an \"error\" row in it), a key reused across rounds, " +
+		"or the claim's type or route not being registered."
+	inconclusiveCause = "Errors, timeouts and spreads wider than the race window say nothing " +
+		"about the gate; fix the target or widen --window and run again."
+)
+
+// Judge turns the rounds into a verdict. A round with more than one win
+// breaks the gate; a round where every request was refused means the gate
+// refused even the first claim; errors and too-wide spreads are
+// inconclusive; otherwise the gate held in every round.
+func Judge(rounds []Round) Verdict {
+	if len(rounds) == 0 {
+		return Verdict{Status: Inconclusive, Sentence: "no round completed", Cause: inconclusiveCause}
+	}
+	if r := worstBroken(rounds); r != nil {
+		return Verdict{
+			Status:     Broken,
+			Sentence:   fmt.Sprintf("%d wins in round %d: the claim is a read-then-write or its unique index has a hole", r.Wins(), r.Index),
+			Cause:      brokenCause,
+			Detail:     fmt.Sprintf("%d of %d rounds had more than one win.", countRounds(rounds, func(r *Round) bool { return r.Wins() > 1 }), len(rounds)),
+			WorstRound: r.Index,
+		}
+	}
+	for i := range rounds {
+		r := &rounds[i]
+		if r.Wins() == 0 && r.Count(Refusal) == len(r.Outcomes) && r.Effects == nil {
+			return refusedVerdict(r)
+		}
+		if r.Effects != nil && *r.Effects == 0 && r.Count(Error) == 0 && r.Count(Refusal) == len(r.Outcomes) {
+			return refusedVerdict(r)
+		}
+	}
+	for i := range rounds {
+		r := &rounds[i]
+		if reason := inconclusiveReason(r); reason != "" {
+			return Verdict{
+				Status:     Inconclusive,
+				Sentence:   fmt.Sprintf("inconclusive: round %d %s", r.Index, reason),
+				Cause:      inconclusiveCause,
+				Detail:     fmt.Sprintf("%d of %d rounds could not be judged.", countRounds(rounds, func(r *Round) bool { return inconclusiveReason(r) != "" }), len(rounds)),
+				WorstRound: r.Index,
+			}
+		}
+	}
+	return Verdict{
+		Status:     Holds,
+		Sentence:   fmt.Sprintf("the gate held: exactly one win in each of %d rounds", len(rounds)),
+		Confidence: ConfidenceSentence(len(rounds)),
+		WorstRound: widestRound(rounds),
+	}
+}
+
+func refusedVerdict(r *Round) Verdict {
+	return Verdict{
+		Status:     Broken,
+		Sentence:   fmt.Sprintf("no win in round %d: every request was refused, the gate refused even the first claim", r.Index),
+		Cause:      refusedCause,
+		WorstRound: r.Index,
+	}
+}
+
+func countRounds(rounds []Round, pred func(*Round) bool) int {
+	n := 0
+	for i := range rounds {
+		if pred(&rounds[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// worstBroken is the round with the most wins, if any round has more than
+// one.
+func worstBroken(rounds []Round) *Round {
+	var worst *Round
+	for i := range rounds {
+		r := &rounds[i]
+		if r.Wins() > 1 && (worst == nil || r.Wins() > worst.Wins()) {
+			worst = r
+		}
+	}
+	return worst
+}
+
+// inconclusiveReason says why a round cannot be judged, or "" when it can.
+// A counted effect of exactly one settles the round even when some
+// responses were errors.
+func inconclusiveReason(r *Round) string {
+	if r.TooWide {
+		return fmt.Sprintf("spread %s exceeds the race window", fmtDuration(r.spread()))
+	}
+	if r.Effects != nil && *r.Effects == 1 {
+		return ""
+	}
+	if errs := r.Count(Error); errs > 0 {
+		return fmt.Sprintf("had %d error(s) (%s)", errs, errorSummary(r))
+	}
+	if r.Wins() == 0 {
+		return "had no win and not every request was refused"
+	}
+	return ""
+}
+
+func errorSummary(r *Round) string {
+	seen := map[string]bool{}
+	var parts []string
+	for _, o := range r.Outcomes {
+		if o.Kind != Error {
+			continue
+		}
+		s := o.Err
+		if s == "" {
+			s = strconv.Itoa(o.Status)
+		}
+		if !seen[s] {
+			seen[s] = true
+			parts = append(parts, s)
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
+
+// spread is the SQL start spread or the arrival spread when known, else
+// the release spread.
+func (r *Round) spread() time.Duration {
+	if r.StartSpread != nil {
+		return *r.StartSpread
+	}
+	if r.ArrivalSpread != nil {
+		return *r.ArrivalSpread
+	}
+	return r.ReleaseSpread
+}
+
+func widestRound(rounds []Round) int {
+	best := 0
+	var widest time.Duration = -1
+	for _, r := range rounds {
+		if s := r.spread(); s > widest {
+			widest, best = s, r.Index
+		}
+	}
+	return best
+}
+
+// ConfidenceSentence says how likely it is that the given number of rounds
+// all missed a broken gate (RACE.md): the smallest per-round catch
+// probability p, in hundredths, for which (1-p)^rounds is under 5%.
+func ConfidenceSentence(rounds int) string {
+	if rounds <= 0 {
+		return ""
+	}
+	p := 1 - math.Pow(0.05, 1/float64(rounds))
+	hundredths := math.Ceil(p*100 - 1e-9)
+	return fmt.Sprintf("If one round exposes a broken gate with probability p, %d rounds all miss it "+
+		"with probability (1-p)^%d, under 5%% for p >= %s.", rounds, rounds, strconv.FormatFloat(hundredths/100, 'f', -1, 64))
+}

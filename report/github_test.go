@@ -1,0 +1,28 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+func TestGitHubGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GitHub(&buf, sampleDocument()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "github.golden", buf.Bytes())
+	if strings.Contains(buf.String(), "tags_owner_name") {
+		t.Error("a suppressed finding was annotated")
+	}
+}
+
+func TestGitHubEscapes(t *testing.T) {
+	got := annotation("error", catalog.Pos{File: "db/a,b:c%.sql", Line: 3, Col: 7}, "t: x, y", "50% off\r\nnext")
+	want := "::error file=db/a%2Cb%3Ac%25.sql,line=3,col=7,title=t%3A x%2C y::50%25 off%0D%0Anext"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

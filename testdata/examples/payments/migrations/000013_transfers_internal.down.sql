@@ -1,0 +1,1 @@
+ALTER TABLE transfers ALTER COLUMN destination SET NOT NULL;
