@@ -74,7 +74,7 @@ COPY accounts FROM '/tmp/none.csv';
 // prefilterInputs are every tree and file under testdata, and the mix.
 func prefilterInputs(t *testing.T) []string {
 	var paths []string
-	for _, pattern := range []string{"../testdata/layouts/*", "../testdata/examples/*", "../testdata/replay/*.sql", "../testdata/rules/*/*.sql"} {
+	for _, pattern := range []string{"../testdata/layouts/*", "../testdata/examples/*", "../testdata/suppress", "../testdata/replay/*.sql", "../testdata/rules/*/*.sql"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
