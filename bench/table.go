@@ -60,9 +60,9 @@ func printTable(w io.Writer, machine string, results []*lintResult, ins *inspect
 		return
 	}
 	blank := make([]string, len(results)-1)
-	row(w, append(append([]string{"`inspect`, 10,000 tables / 30,000 indexes", seconds(ins.wall)}, blank...), "")...)
+	row(w, append(append([]string{"`inspect`, 10,000 tables / 30,000 indexes (BenchmarkInspect, best of 3)", seconds(ins.wall)}, blank...), "")...)
 	row(w, append(append([]string{"round trips", fmt.Sprint(ins.roundTrips)}, blank...), "constant")...)
-	row(w, append(append([]string{"bare catalog query", seconds(ins.bare)}, blank...), "")...)
+	row(w, append(append([]string{"bare catalog query (best of 3)", seconds(ins.bare)}, blank...), "")...)
 	r := ratio(ins.wall, ins.bare)
 	row(w, append(append([]string{"inspect / bare query", verdict(r, "x", r <= maxInspectBare)}, blank...), fmt.Sprintf("≤ %.1fx", maxInspectBare))...)
 }
