@@ -13,6 +13,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -64,6 +65,9 @@ func TestDifferential(t *testing.T) {
 		name := strings.TrimPrefix(input, "../testdata/")
 		t.Run(name, func(t *testing.T) {
 			replayed, statements := lintInput(t, input)
+			if usesNullsNotDistinct(statements) {
+				pgtest.RequireVersion(t, 150000, "NULLS NOT DISTINCT")
+			}
 			dsn := newTestDB(t, "")
 			if err := applyStatements(t, dsn, statements); err != nil {
 				if why, known := knownDisagreements[name]; known {
@@ -155,4 +159,14 @@ func findingKeys(fs []audit.Finding) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// usesNullsNotDistinct reports whether an input needs PostgreSQL 15.
+func usesNullsNotDistinct(statements []sqlparse.Statement) bool {
+	for _, st := range statements {
+		if strings.Contains(strings.ToUpper(st.Text), "NULLS NOT DISTINCT") {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 )
 
 func openTest(t testing.TB, dsn string) *Session {
@@ -49,7 +50,7 @@ CREATE TABLE billing.events (
 );
 ALTER TABLE billing.events ADD CONSTRAINT sub_present CHECK (sub IS NOT NULL) NOT VALID;
 CREATE UNIQUE INDEX events_kind ON billing.events (org, lower(tx)) INCLUDE (kind) WHERE kind = 'charge';
-CREATE UNIQUE INDEX events_nnd ON billing.events (org, sub) NULLS NOT DISTINCT;
+CREATE UNIQUE INDEX events_nnd ON billing.events (org, sub) {{nnd}};
 CREATE INDEX events_plain ON billing.events (kind);
 CREATE TABLE ledger (acct bigint, ref text, day date NOT NULL) PARTITION BY RANGE (day);
 CREATE UNIQUE INDEX ledger_ref ON ledger (acct, ref, day);
@@ -58,8 +59,18 @@ CREATE TABLE base (a int);
 CREATE TABLE child (b int) INHERITS (base);
 `
 
+// readSchemaFor is readSchema for the test server: NULLS NOT DISTINCT only
+// where the server has it (15 and later).
+func readSchemaFor(t *testing.T) string {
+	nnd := ""
+	if pgtest.ServerVersionNum(t) >= 150000 {
+		nnd = "NULLS NOT DISTINCT"
+	}
+	return strings.ReplaceAll(readSchema, "{{nnd}}", nnd)
+}
+
 func TestReadCatalog(t *testing.T) {
-	s, snap := readTest(t, newTestDB(t, readSchema), Filter{})
+	s, snap := readTest(t, newTestDB(t, readSchemaFor(t)), Filter{})
 	cat := snap.Catalog
 
 	if got := s.RoundTrips(); got != 2 {
@@ -157,7 +168,7 @@ func TestReadCatalog(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	dsn := newTestDB(t, readSchema)
+	dsn := newTestDB(t, readSchemaFor(t))
 	_, snap := readTest(t, dsn, Filter{Schemas: []string{"bill*"}})
 	if got := tableNames(snap.Catalog); !reflect.DeepEqual(got, []string{"billing.events"}) {
 		t.Errorf("--schema bill*: tables %v", got)

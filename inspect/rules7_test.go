@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 )
 
 // liveWant is one "-- want:" of a rule fixture: the rule and the regexp the
@@ -127,7 +128,7 @@ func matchLive(t *testing.T, wants []liveWant, findings []audit.Finding) int {
 // server is 15 or later, where NULLS NOT DISTINCT is fine; the same catalog
 // read from a server that reported version 14 gets the fixture's findings.
 func TestLiveNNDUnsupported(t *testing.T) {
-	adminConn(t).Close(t.Context())
+	pgtest.RequireVersion(t, 150000, "NULLS NOT DISTINCT")
 	rule := audit.Lookup("nnd-unsupported")
 	path := "../testdata/rules/nnd-unsupported/before_15.sql"
 	if fs := inspectFixture(t, path, rule, 0); len(fs) != 0 {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -70,7 +71,7 @@ func NewDatabase(t testing.TB, setup ...string) string {
 			return
 		}
 		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+		if err := dropDatabase(c, name); err != nil {
 			t.Logf("drop database %s: %v", name, err)
 		}
 	})
@@ -79,6 +80,50 @@ func NewDatabase(t testing.TB, setup ...string) string {
 		Exec(t, dsn, sql)
 	}
 	return dsn
+}
+
+// dropDatabase drops a test database and any session still in it. WITH
+// (FORCE) needs PostgreSQL 13; on 12 the sessions are terminated first.
+func dropDatabase(c *pgx.Conn, name string) error {
+	ctx := context.Background()
+	if serverVersionNum(c) >= 130000 {
+		_, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		return err
+	}
+	if _, err := c.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
+		return err
+	}
+	_, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name)
+	return err
+}
+
+func serverVersionNum(c *pgx.Conn) int {
+	n, _ := strconv.Atoi(c.PgConn().ParameterStatus("server_version_num"))
+	if n == 0 {
+		// Servers before 12 do not report it at start-up; ask.
+		var s string
+		if c.QueryRow(context.Background(), "SHOW server_version_num").Scan(&s) == nil {
+			n, _ = strconv.Atoi(s)
+		}
+	}
+	return n
+}
+
+// ServerVersionNum is the test server's version number (150004 for 15.4),
+// or skips like Connect when there is no server.
+func ServerVersionNum(t testing.TB) int {
+	t.Helper()
+	return serverVersionNum(Connect(t))
+}
+
+// RequireVersion skips t on a server older than num: the feature the test
+// needs (named by what) does not exist there. The matrix of older servers
+// (scripts/pg-versions.sh) runs the rest of each test file.
+func RequireVersion(t testing.TB, num int, what string) {
+	t.Helper()
+	if v := ServerVersionNum(t); v < num {
+		t.Skipf("PostgreSQL %d has no %s (needs %d)", v/10000, what, num/10000)
+	}
 }
 
 // Exec runs sql (one or more statements, simple protocol) on dsn, failing t
