@@ -7,10 +7,16 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// spinBeforeRelease is how long the release goroutines spin, at most,
+// before the tails are released.
+const spinBeforeRelease = 2 * time.Millisecond
 
 // h1Bytes writes the request as HTTP/1.1 and returns where to split it:
 // head is written early, tail is withheld until the release.
@@ -55,7 +61,13 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 	for i, c := range conns {
 		_, headErr[i] = c.Write(head)
 	}
-	if !sleepCtx(ctx, p.Settle) {
+	// The release goroutines wait parked for most of the settle and spin
+	// for its last stretch, so that at the release every one of them is
+	// already running on a thread: waking parked goroutines costs a thread
+	// wake-up each, which on a small machine is the largest part of the
+	// spread.
+	spin := min(p.Settle/2, spinBeforeRelease)
+	if !sleepCtx(ctx, p.Settle-spin) {
 		// The run's deadline passed before the release: nothing was
 		// released, and nothing can be said about this round.
 		for i := range b.responses {
@@ -64,7 +76,7 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		return b, nil
 	}
 
-	release := make(chan struct{})
+	var fire atomic.Bool
 	var ready, done sync.WaitGroup
 	released := make([]time.Time, p.N)
 	for i, c := range conns {
@@ -73,7 +85,9 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		go func() {
 			defer done.Done()
 			ready.Done()
-			<-release
+			for !fire.Load() {
+				runtime.Gosched()
+			}
 			if headErr[i] != nil {
 				b.responses[i] = response{err: headErr[i]}
 				released[i] = time.Now()
@@ -90,7 +104,8 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		}()
 	}
 	ready.Wait()
-	close(release)
+	time.Sleep(spin)
+	fire.Store(true)
 	done.Wait()
 	b.spread = spreadOf(released)
 	return b, nil
