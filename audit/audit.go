@@ -100,6 +100,8 @@ type Pass struct {
 	Catalog *catalog.Catalog
 	Options Options
 	report  func(Finding)
+	// names is shared by every pass of one Run, for naming fixes.
+	names *nameIndex
 }
 
 // Report records a finding. Rule and Severity are filled in from the rule
@@ -203,6 +205,7 @@ type Suppression struct {
 // object, then rule.
 func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	var out []Finding
+	names := newNameIndex()
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue
@@ -210,7 +213,7 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		if r.Needs == Migrations && opts.Live {
 			continue
 		}
-		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }}
+		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, names: names}
 		r.Run(p)
 	}
 	SortFindings(out)

@@ -51,7 +51,7 @@ func runDeferrableUnique(p *Pass) {
 				Object:  t.QualifiedName() + "." + ix.Name,
 				Message: deferrableMessage(t, ix),
 				Pos:     ix.Pos,
-				Fixes:   []Fix{notDeferrableFix(p.Catalog, t, ix)},
+				Fixes:   []Fix{notDeferrableFix(p, t, ix)},
 			})
 		}
 	}
@@ -89,11 +89,11 @@ func keyWords(ix *catalog.Index) string {
 // notDeferrableFix builds the same key as an immediate index and swaps it in
 // for the constraint in one ALTER TABLE: PostgreSQL cannot ALTER CONSTRAINT a
 // unique constraint to NOT DEFERRABLE.
-func notDeferrableFix(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) Fix {
+func notDeferrableFix(p *Pass, t *catalog.Table, ix *catalog.Index) Fix {
 	if t.Kind == catalog.Partitioned {
 		return notDeferrablePartitionedFix(t, ix)
 	}
-	names := newNamer(cat, t)
+	names := newNamer(p, t)
 	newName := names.relation(ix.Name, "immediate")
 	create := createIndexSQL(t, newName, ix.Parts, ix.Include, ix.NullsNotDistinct, catalog.Conjuncts(ix.Predicate))
 	kind := "UNIQUE"

@@ -18,12 +18,12 @@ const defaultPGVersion = 16
 // holeFixes returns the fixes for a hole, most preferable first (RULES.md
 // "Fixes"). A hole on one arm of an exclusive arc gets only the index for the
 // other arm: NOT NULL and NULLS NOT DISTINCT would both break such a table.
-func holeFixes(cat *catalog.Catalog, h *hole, opts Options) []Fix {
+func holeFixes(p *Pass, h *hole, opts Options) []Fix {
 	version := opts.PGVersion
 	if version == 0 {
 		version = defaultPGVersion
 	}
-	names := newNamer(cat, h.Table)
+	names := newNamer(p, h.Table)
 	arc := false
 	for _, p := range h.Parts {
 		if len(ArcPartners(h.Table, p)) > 0 {
@@ -375,20 +375,25 @@ func bitsSet(m int) int {
 type namer struct {
 	schema *catalog.Schema
 	table  *catalog.Table
+	names  *nameIndex
 	taken  map[string]bool
 }
 
-func newNamer(cat *catalog.Catalog, t *catalog.Table) *namer {
-	var s *catalog.Schema
-	if cat != nil {
-		s = cat.Schema(t.Schema)
+func newNamer(p *Pass, t *catalog.Table) *namer {
+	n := &namer{table: t, taken: map[string]bool{}}
+	if p != nil && p.Catalog != nil {
+		n.schema = p.Catalog.Schema(t.Schema)
+		n.names = p.names
 	}
-	return &namer{schema: s, table: t, taken: map[string]bool{}}
+	return n
 }
 
 func (n *namer) relation(base, label string) string {
 	return n.pick(base, label, func(name string) bool {
-		if n.schema != nil {
+		switch {
+		case n.names != nil && n.schema != nil:
+			return n.names.relationExists(n.schema, name)
+		case n.schema != nil:
 			return n.schema.RelationExists(name)
 		}
 		return n.table.Index(name) != nil || name == n.table.Name
@@ -397,7 +402,10 @@ func (n *namer) relation(base, label string) string {
 
 func (n *namer) constraint(base, label string) string {
 	return n.pick(base, label, func(name string) bool {
-		if n.schema != nil {
+		switch {
+		case n.names != nil && n.schema != nil:
+			return n.names.constraintExists(n.schema, name)
+		case n.schema != nil:
 			return n.schema.ConstraintExists(name)
 		}
 		return n.table.Check(name) != nil

@@ -90,7 +90,7 @@ func runIdempotencyTableShape(p *Pass) {
 			Message: fmt.Sprintf("%s stores idempotency keys (%s) but lacks what the pattern needs:\n%s",
 				t.DisplayName(), key.Name, strings.Join(lines, "\n")),
 			Pos:   t.Pos,
-			Fixes: []Fix{shapeFix(p.Catalog, t, key, gaps)},
+			Fixes: []Fix{shapeFix(p, t, key, gaps)},
 		})
 	}
 }
@@ -200,7 +200,7 @@ func hasColumn(t *catalog.Table, want shapeColumn) bool {
 
 // shapeFix adds what is missing: the columns, and when the key has no
 // hole-free unique index, NOT NULL on the key and a unique index over it.
-func shapeFix(cat *catalog.Catalog, t *catalog.Table, key *catalog.Column, gaps []shapeGap) Fix {
+func shapeFix(p *Pass, t *catalog.Table, key *catalog.Column, gaps []shapeGap) Fix {
 	var alters, after []string
 	f := Fix{Title: "add what the idempotency table lacks"}
 	for _, g := range gaps {
@@ -214,7 +214,7 @@ func shapeFix(cat *catalog.Catalog, t *catalog.Table, key *catalog.Column, gaps 
 			alters = append(alters, "ALTER COLUMN "+catalog.QuoteIdent(key.Name)+" SET NOT NULL")
 		}
 		part := []catalog.IndexPart{{Column: key.Name}}
-		name := newNamer(cat, t).relation(t.Name+"_"+key.Name, "key")
+		name := newNamer(p, t).relation(t.Name+"_"+key.Name, "key")
 		after = append(after, createIndexSQL(t, name, part, nil, false, nil))
 		f.Precheck = duplicateRowsQuery(t, &catalog.Index{Parts: part})
 		f.NoTransaction = canBuildConcurrently(t)

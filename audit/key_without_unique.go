@@ -53,7 +53,7 @@ func runKeyWithoutUnique(p *Pass) {
 					"part, so two %s with the same %s are both accepted: the uniqueness lives only in an application check",
 					t.DisplayName(), catalog.QuoteIdent(col.Name), rowNoun(t), col.Name),
 				Pos:   col.Pos,
-				Fixes: []Fix{keyIndexFix(p.Catalog, t, col)},
+				Fixes: []Fix{keyIndexFix(p, t, col)},
 			})
 		}
 	}
@@ -86,9 +86,9 @@ func uniqueOver(t *catalog.Table, column string) bool {
 
 // keyIndexFix is a unique index over the key alone; the caveat says to scope
 // it when keys are only unique per account.
-func keyIndexFix(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) Fix {
+func keyIndexFix(p *Pass, t *catalog.Table, col *catalog.Column) Fix {
 	part := keyScope(t, col.Name)
-	name := newNamer(cat, t).relation(t.Name+"_"+joinWords(part), "key")
+	name := newNamer(p, t).relation(t.Name+"_"+joinWords(part), "key")
 	ix := &catalog.Index{Parts: part}
 	// A nullable key gets "unique when present", which says what a unique
 	// index over it would do anyway.

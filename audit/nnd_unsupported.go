@@ -52,7 +52,7 @@ func runNNDUnsupported(p *Pass) {
 					"PostgreSQL %d: the statement fails there, and without the clause rows with a NULL key part are never duplicates",
 					indexHeader(t, ix), version),
 				Pos:   ix.Pos,
-				Fixes: []Fix{nndSplitFix(p.Catalog, t, ix)},
+				Fixes: []Fix{nndSplitFix(p, t, ix)},
 			})
 		}
 	}
@@ -73,7 +73,7 @@ func targetVersion(p *Pass) int {
 // nndSplitFix recreates the index without the clause and adds the partial
 // split over its nullable parts, which gives the same guarantee on every
 // version.
-func nndSplitFix(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) Fix {
+func nndSplitFix(p *Pass, t *catalog.Table, ix *catalog.Index) Fix {
 	plain := *ix
 	plain.NullsNotDistinct = false
 	h := &hole{Table: t, Index: &plain}
@@ -89,7 +89,7 @@ func nndSplitFix(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) Fix 
 	sql := []string{drop, createIndexSQL(t, ix.Name, ix.Parts, ix.Include, false, catalog.Conjuncts(ix.Predicate))}
 	title := "create the index without NULLS NOT DISTINCT"
 	if len(h.Parts) > 0 {
-		split := splitFix(h, newNamer(cat, t))
+		split := splitFix(h, newNamer(p, t))
 		sql = append(sql, split.SQL)
 		title += " and add the partial split for rows where " + englishList(partList(h.Parts), "or") + " is NULL"
 	}

@@ -51,7 +51,7 @@ func runNullableKey(p *Pass) {
 		}
 		f := h.finding(p.Catalog)
 		f.Message = holeMessage(h)
-		f.Fixes = holeFixes(p.Catalog, h, p.Options)
+		f.Fixes = holeFixes(p, h, p.Options)
 		severity := Warning
 		if looksLikeIdempotencyKey(t, ix) {
 			severity = Error

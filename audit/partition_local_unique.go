@@ -56,7 +56,7 @@ func runPartitionLocalUnique(p *Pass) {
 					"so the same key is accepted once in every partition",
 					indexHeader(t, ix), t.DisplayName(), parent.DisplayName(), keyWords(ix)),
 				Pos:   ix.Pos,
-				Fixes: []Fix{parentIndexFix(p.Catalog, parent, ix)},
+				Fixes: []Fix{parentIndexFix(p, parent, ix)},
 			})
 		}
 	}
@@ -101,8 +101,8 @@ func partsSubset(sub, of []catalog.IndexPart) bool {
 
 // parentIndexFix creates the index on the parent; PostgreSQL adopts each
 // partition's equivalent index instead of building another.
-func parentIndexFix(cat *catalog.Catalog, parent *catalog.Table, ix *catalog.Index) Fix {
-	name := newNamer(cat, parent).relation(parent.Name+"_"+joinWords(ix.Parts), "key")
+func parentIndexFix(p *Pass, parent *catalog.Table, ix *catalog.Index) Fix {
+	name := newNamer(p, parent).relation(parent.Name+"_"+joinWords(ix.Parts), "key")
 	return Fix{
 		Title: "create the unique index on the partitioned table " + parent.Name,
 		SQL:   createIndexSQL(parent, name, ix.Parts, ix.Include, ix.NullsNotDistinct, catalog.Conjuncts(ix.Predicate)),
