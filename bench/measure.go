@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/idemcheck/idemcheck/sqlparse"
@@ -79,22 +78,59 @@ func measureCorpus(c *corpus, bin string, o options, log io.Writer) (*lintResult
 // runLint runs `idemcheck lint` as a child process and returns its wall
 // time and peak RSS. Exit status 1 (findings) is expected; 2 means the
 // generated input did not read cleanly, which would make the figures lie.
+//
+// The peak is the child's VmHWM, polled from /proc while it runs. The
+// rusage of the child would not do: Go starts children with vfork, so until
+// exec the child shares this process's memory, and Linux carries that
+// high-water mark into the child's ru_maxrss across exec.
 func runLint(bin, path string) (time.Duration, int64, error) {
 	cmd := exec.Command(bin, "lint", "--format", "json", path)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, fmt.Errorf("lint %s: %v", path, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	var peak int64
+	var err error
+	for waiting := true; waiting; {
+		if hwm := vmHWM(status); hwm > peak {
+			peak = hwm
+		}
+		select {
+		case err = <-done:
+			waiting = false
+		case <-time.After(time.Millisecond):
+		}
+	}
 	elapsed := time.Since(start)
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
 		return 0, 0, fmt.Errorf("lint %s: %v\n%s", path, err, firstLines(stderr.String(), 10))
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0, 0, errors.New("no rusage for the lint process on this system")
+	if peak == 0 {
+		return 0, 0, errors.New("could not read the lint process's VmHWM from /proc")
 	}
-	return elapsed, int64(ru.Maxrss) * 1024, nil // Linux reports KiB
+	return elapsed, peak, nil
+}
+
+// vmHWM reads a process's peak resident set from /proc/PID/status, in
+// bytes; 0 when it cannot (the process has exited).
+func vmHWM(statusPath string) int64 {
+	b, err := os.ReadFile(statusPath)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
 }
 
 // psqlReplay times psql applying every up file, in order, to a fresh
