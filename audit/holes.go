@@ -54,7 +54,7 @@ func findHole(t *catalog.Table, ix *catalog.Index) *hole {
 
 // finding builds the common part of a hole finding: object, columns,
 // positions and notes. The caller sets the message and fixes.
-func (h *hole) finding(cat *catalog.Catalog) Finding {
+func (h *hole) finding(p *Pass) Finding {
 	t, ix := h.Table, h.Index
 	f := Finding{
 		Object: t.Schema + "." + t.Name + "." + ix.Name,
@@ -76,18 +76,15 @@ func (h *hole) finding(cat *catalog.Catalog) Finding {
 		f.Notes = append(f.Notes, "CHECK "+name+" would rule out NULL but was added NOT VALID and never validated, "+
 			"so existing rows were never checked; VALIDATE CONSTRAINT "+name+" proves it")
 	}
-	f.Notes = append(f.Notes, unmodelledNotes(cat, t)...)
+	f.Notes = append(f.Notes, unmodelledNotes(p.names.unmodelledChanges(p.Catalog), t)...)
 	return f
 }
 
 // unmodelledNotes says when replay skipped a statement (a DO block, a
 // function running DDL) that mentions the table: the catalog may be wrong.
-func unmodelledNotes(cat *catalog.Catalog, t *catalog.Table) []string {
+func unmodelledNotes(unmodelled []catalog.Change, t *catalog.Table) []string {
 	var out []string
-	for _, ch := range cat.Changes {
-		if ch.Kind != catalog.ChangeUnmodelled {
-			continue
-		}
+	for _, ch := range unmodelled {
 		if !changeMentions(ch, t) {
 			continue
 		}

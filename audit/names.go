@@ -2,13 +2,18 @@ package audit
 
 import "github.com/idemcheck/idemcheck/catalog"
 
-// nameIndex answers "is this name taken?" for fix SQL without scanning every
-// index of a schema for each question, which on a large catalog made naming
-// the fixes the slowest part of a run. Rules only read the catalog, so the
-// sets are built once per schema per Run and stay valid for it.
+// nameIndex holds what rules look up once per finding and would otherwise
+// find by scanning the whole catalog each time, which on a large catalog
+// made the audit the slowest part of a run: the names taken (for fix SQL)
+// and the statements replay could not follow (for notes). Rules only read
+// the catalog, so each is built once per Run and stays valid for it.
 type nameIndex struct {
 	relations   map[*catalog.Schema]map[string]bool
 	constraints map[*catalog.Schema]map[string]bool
+	// unmodelled are the history's statements replay could not follow,
+	// picked out of the whole history once.
+	unmodelled     []catalog.Change
+	unmodelledDone bool
 }
 
 func newNameIndex() *nameIndex {
@@ -53,4 +58,20 @@ func (x *nameIndex) constraintExists(s *catalog.Schema, name string) bool {
 		x.constraints[s] = set
 	}
 	return set[name]
+}
+
+// unmodelledChanges returns the changes replay recorded as unmodelled.
+func (x *nameIndex) unmodelledChanges(cat *catalog.Catalog) []catalog.Change {
+	if x == nil {
+		x = newNameIndex() // a Pass made outside Run: nothing to share
+	}
+	if !x.unmodelledDone {
+		for _, ch := range cat.Changes {
+			if ch.Kind == catalog.ChangeUnmodelled {
+				x.unmodelled = append(x.unmodelled, ch)
+			}
+		}
+		x.unmodelledDone = true
+	}
+	return x.unmodelled
 }

@@ -49,7 +49,7 @@ func runNullableKey(p *Pass) {
 		if h == nil {
 			return
 		}
-		f := h.finding(p.Catalog)
+		f := h.finding(p)
 		f.Message = holeMessage(h)
 		f.Fixes = holeFixes(p, h, p.Options)
 		severity := Warning

@@ -37,7 +37,7 @@ func runOptionalUnique(p *Pass) {
 		if h == nil {
 			return
 		}
-		f := h.finding(p.Catalog)
+		f := h.finding(p)
 		f.Message = optionalMessage(h)
 		p.Report(f)
 	})
