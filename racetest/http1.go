@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -116,9 +117,23 @@ func closeAll(conns []net.Conn) {
 	}
 }
 
-func readH1(c net.Conn) response {
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+func readH1(c net.Conn) response { return readH1From(c) }
+
+// maxHead bounds the status line and headers of one response. With
+// maxBody it caps how much of a connection is ever read, so a server that
+// streams endless headers or an endless body can neither grow memory nor,
+// when the body is closed, keep the reader draining until the deadline.
+const maxHead = 1 << 20
+
+// readH1From reads one HTTP/1.1 response from r, keeping at most maxBody
+// bytes of its body.
+func readH1From(r io.Reader) response {
+	limited := &io.LimitedReader{R: r, N: maxHead + maxBody}
+	resp, err := http.ReadResponse(bufio.NewReader(limited), nil)
 	if err != nil {
+		if limited.N <= 0 {
+			err = fmt.Errorf("response head larger than %d bytes", maxHead+maxBody)
+		}
 		return response{err: err}
 	}
 	defer resp.Body.Close()
