@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -255,4 +256,30 @@ func TestLintDeepCheckStaysBounded(t *testing.T) {
 	deep := run(t, "lint", writeFile(t, "deep.sql", schema(3000)))
 	assertCode(t, deep, ExitFindings)
 	assertContains(t, "output", deep.stdout, "nullable-key", "claims.claims_org_ref")
+}
+
+// TestLintAllHostileInputsAtOnce passes every hostile input and the good
+// file in one run: each gets its own error, and the good file its finding.
+func TestLintAllHostileInputsAtOnce(t *testing.T) {
+	base := t.TempDir()
+	good := filepath.Join(base, "good.sql")
+	mustWrite(t, good, holeSQL)
+	args := []string{"lint", good}
+	var wants []string
+	for i, tc := range hostileCases() {
+		if tc.long {
+			continue // the 100 MB case runs on its own above
+		}
+		dir := filepath.Join(base, fmt.Sprint(i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := tc.make(t, dir)
+		args = append(args, p)
+		wants = append(wants, tc.want(p)...)
+	}
+	r := run(t, args...)
+	assertCode(t, r, ExitUsage)
+	assertContains(t, "output", r.stdout+r.stder, wants...)
+	assertContains(t, "output", r.stdout, good+":7:1: error nullable-key")
 }
