@@ -57,6 +57,9 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	if res.Verdict.Cause != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Cause)
 	}
+	for _, d := range res.Diagnosis {
+		fmt.Fprintf(&b, "  diagnosis: %s\n", d)
+	}
 	if res.Verdict.Confidence != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Confidence)
 	}
@@ -69,6 +72,9 @@ func RoundLine(r *Round) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "round %d: %s, %s, %s, %s", r.Index, plural(r.Count(Win), "win"),
 		plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"), plural(r.Count(Error), "error"))
+	if n := r.Count(Serialization); n > 0 {
+		fmt.Fprintf(&b, ", %s", plural(n, "serialization failure"))
+	}
 	if r.Effects != nil {
 		fmt.Fprintf(&b, ", %d effect(s) counted", *r.Effects)
 	}
@@ -79,9 +85,18 @@ func RoundLine(r *Round) string {
 		if o.Kind == Error && o.Err != "" && o.Status == 0 {
 			statuses[i] = o.Err
 		}
+		if o.Answer != "" {
+			statuses[i] = o.Answer
+		}
 		times[i] = fmtDuration(o.Elapsed)
 	}
-	fmt.Fprintf(&b, "; statuses %s; release spread %s", strings.Join(statuses, " "), fmtDuration(r.ReleaseSpread))
+	if r.StartSpread != nil {
+		// A SQL round has no client-side release to measure; the start on
+		// the server's clock is the spread that matters.
+		fmt.Fprintf(&b, "; answers %s; start spread %s", strings.Join(statuses, ", "), fmtDuration(*r.StartSpread))
+	} else {
+		fmt.Fprintf(&b, "; statuses %s; release spread %s", strings.Join(statuses, " "), fmtDuration(r.ReleaseSpread))
+	}
 	if r.ArrivalSpread != nil {
 		fmt.Fprintf(&b, "; arrival spread %s", fmtDuration(*r.ArrivalSpread))
 	}

@@ -37,7 +37,10 @@ type Outcome struct {
 	// Arrival is when the server says the request arrived, from
 	// Server-Timing, relative to an arbitrary server clock.
 	Arrival *time.Duration `json:"arrival_ns,omitempty"`
-	body    []byte
+	// Answer is what a SQL claim answered: "1 row", "no row" or the
+	// SQLSTATE of its error; HTTP probes leave it empty.
+	Answer string `json:"answer,omitempty"`
+	body   []byte
 }
 
 // Round is one burst of N identical requests sharing one key.
@@ -52,6 +55,9 @@ type Round struct {
 	// ArrivalSpread is the server-side spread of arrival when the target
 	// exposes it (Server-Timing); nil when it does not.
 	ArrivalSpread *time.Duration `json:"arrival_spread_ns,omitempty"`
+	// StartSpread is, for SQL probes, the spread of the workers' start
+	// after the barrier, on the server's clock (clock_timestamp()).
+	StartSpread *time.Duration `json:"start_spread_ns,omitempty"`
 	// Effects is the side-effect count from --effect-sql; when set it
 	// overrides what the responses claim.
 	Effects *int `json:"effects,omitempty"`
@@ -113,6 +119,9 @@ type Result struct {
 	Warnings []string      `json:"warnings,omitempty"`
 	// Conformance holds the sequential checks when they were asked for.
 	Conformance []Check `json:"conformance,omitempty"`
+	// Diagnosis names, for a broken SQL claim, the unique index that should
+	// have refused and why it did not.
+	Diagnosis []string `json:"diagnosis,omitempty"`
 }
 
 // Round returns the round with index i, or nil.

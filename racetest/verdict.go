@@ -138,8 +138,12 @@ func errorSummary(r *Round) string {
 	return strings.Join(parts, "; ")
 }
 
-// spread is the arrival spread when known, else the release spread.
+// spread is the SQL start spread or the arrival spread when known, else
+// the release spread.
 func (r *Round) spread() time.Duration {
+	if r.StartSpread != nil {
+		return *r.StartSpread
+	}
 	if r.ArrivalSpread != nil {
 		return *r.ArrivalSpread
 	}

@@ -1,0 +1,149 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/jackc/pgx/v5"
+)
+
+// raceSQLSchema has the issue's cases: a sound key, the events table of
+// RULES.md with a nullable key part, a table with no unique index and a
+// deferred unique constraint.
+const raceSQLSchema = `
+CREATE TABLE payments (id bigserial PRIMARY KEY, idempotency_key text NOT NULL UNIQUE, amount int NOT NULL);
+CREATE TABLE events (id bigserial PRIMARY KEY, organization_id bigint NOT NULL,
+  external_subscription_id text, transaction_id text NOT NULL);
+CREATE UNIQUE INDEX index_unique_transaction_id ON events (organization_id, external_subscription_id, transaction_id);
+CREATE TABLE requests (id bigserial PRIMARY KEY, request_id text NOT NULL);
+CREATE TABLE orders (id bigserial PRIMARY KEY, order_key text NOT NULL,
+  CONSTRAINT orders_order_key UNIQUE (order_key) DEFERRABLE INITIALLY DEFERRED);
+`
+
+func countRows(t *testing.T, dsn string) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	out := map[string]int64{}
+	for _, table := range []string{"payments", "events", "requests", "orders"} {
+		var n int64
+		if err := c.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out[table] = n
+	}
+	return out
+}
+
+func TestRaceSQLVerdictsAndDiagnosis(t *testing.T) {
+	dsn := pgtest.NewDatabase(t, raceSQLSchema)
+	cases := []struct {
+		name, stmt string
+		code       int
+		want       []string
+	}{
+		{"sound key holds", `INSERT INTO payments (idempotency_key, amount) VALUES ({{key}}, 100) ON CONFLICT DO NOTHING RETURNING id`,
+			ExitOK, []string{"HOLDS: the gate held: exactly one win in each of 5 rounds"}},
+		{"nullable key part", `INSERT INTO events (organization_id, transaction_id) VALUES (7, {{key}}) ON CONFLICT DO NOTHING RETURNING id`,
+			ExitFindings, []string{
+				"BROKEN: 3 wins in round",
+				"diagnosis: public.events.index_unique_transaction_id (organization_id, external_subscription_id, transaction_id) should have refused: external_subscription_id was NULL in the statement's values",
+				"nullable-key: events.index_unique_transaction_id (organization_id, external_subscription_id, transaction_id): external_subscription_id may be NULL, " +
+					"so two events with the same organization_id and transaction_id and no external_subscription_id are both accepted",
+			}},
+		{"no unique index", `INSERT INTO requests (request_id) SELECT {{key}} WHERE NOT EXISTS (SELECT 1 FROM requests WHERE request_id = {{key}}) RETURNING id`,
+			ExitFindings, []string{"diagnosis: no unique index on public.requests covers the inserted columns: the winning rows agree on request_id"}},
+		{"deferred constraint", `INSERT INTO orders (order_key) VALUES ({{key}}) RETURNING id`,
+			ExitFindings, []string{"diagnosis: public.orders.orders_order_key (order_key) is DEFERRABLE INITIALLY DEFERRED (deferrable-unique)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := countRows(t, dsn)
+			code, out, errs := runCmd(t, "race", "sql", "--dsn", dsn, "-n", "3", "--rounds", "5", "--lock-timeout", "100ms", c.stmt)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, out, errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if after := countRows(t, dsn); !equalCounts(before, after) {
+				t.Errorf("row counts %v before and %v after: race sql must write nothing without --commit", before, after)
+			}
+		})
+	}
+}
+
+func equalCounts(a, b map[string]int64) bool {
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+func TestRaceSQLCommitKeepsOneRowPerRound(t *testing.T) {
+	dsn := pgtest.NewDatabase(t, raceSQLSchema)
+	file := filepath.Join(t.TempDir(), "claim.sql")
+	if err := os.WriteFile(file, []byte("INSERT INTO orders (order_key)\nVALUES ({{key}})\nRETURNING id\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "race", "sql", "--dsn", dsn, "--file", file, "--rounds", "3", "--lock-timeout", "100ms", "--commit", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0 (the deferred constraint refuses at commit); stdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	var res racetest.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("JSON output: %v\n%s", err, out)
+	}
+	if len(res.Rounds) != 3 || res.Rounds[0].StartSpread == nil {
+		t.Errorf("JSON rounds %+v, want 3 with a start spread", res.Rounds)
+	}
+	if n := countRows(t, dsn)["orders"]; n != 3 {
+		t.Errorf("--commit kept %d orders, want one per round (3)", n)
+	}
+}
+
+func TestRaceSQLUsageErrors(t *testing.T) {
+	dsn := pgtest.NewDatabase(t, raceSQLSchema)
+	unreachable := "postgres://postgres:hunter2secret@127.0.0.1:1/postgres?sslmode=disable&connect_timeout=2"
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no statement", []string{"race", "sql", "--dsn", dsn}, "needs a statement"},
+		{"both", []string{"race", "sql", "--dsn", dsn, "--file", "x.sql", "SELECT 1"}, "not both"},
+		{"missing file", []string{"race", "sql", "--dsn", dsn, "--file", "/nonexistent/claim.sql"}, "no such file"},
+		{"empty stdin", []string{"race", "sql", "--dsn", dsn, "--file", "-"}, "the claim statement is empty"},
+		{"bad isolation", []string{"race", "sql", "--dsn", dsn, "--isolation", "snapshot", "SELECT {{key}}"}, "--isolation \"snapshot\""},
+		{"one worker", []string{"race", "sql", "--dsn", dsn, "-n", "1", "SELECT 1"}, "at least 2"},
+		{"spliced template", []string{"race", "sql", "--dsn", dsn, "SELECT 'k-{{key}}'"}, "cannot live inside a literal"},
+		{"commit without key", []string{"race", "sql", "--dsn", dsn, "--commit", "SELECT 1"}, "fresh key"},
+		{"unknown table", []string{"race", "sql", "--dsn", dsn, "INSERT INTO nowhere VALUES ({{key}})"}, `relation "nowhere" does not exist`},
+		{"unreachable", []string{"race", "sql", "--dsn", unreachable, "SELECT {{key}}"}, "cannot connect to PostgreSQL at host=127.0.0.1 port=1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runCmd(t, c.args...)
+			if code != ExitUsage || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, stderr %q; want 2 with %q (stdout %q)", code, errs, c.want, out)
+			}
+			if strings.Contains(errs+out, "hunter2secret") {
+				t.Errorf("the password is shown: %s", errs)
+			}
+		})
+	}
+}
