@@ -429,7 +429,7 @@ func partExpr(p catalog.IndexPart) catalog.Expr {
 // predicateForces reports whether rows kept by the WHERE conjuncts can never
 // have target NULL: a WHERE keeps only rows where it is TRUE.
 func predicateForces(where []catalog.Expr, target catalog.Expr) bool {
-	if len(where) == 0 {
+	if len(where) == 0 || tooDeep(target) || tooDeep(where...) {
 		return false
 	}
 	return !eval(&catalog.And{Args: where}, env{target.String(): isNull}).has(tTrue)
@@ -439,7 +439,7 @@ func predicateForces(where []catalog.Expr, target catalog.Expr) bool {
 // under the assumptions. A CHECK passes on TRUE and on NULL, so it forces
 // only when it is certainly FALSE.
 func checkForces(check, target catalog.Expr, assume env) bool {
-	if check == nil {
+	if check == nil || tooDeep(check, target) {
 		return false
 	}
 	en := env{}
@@ -465,6 +465,9 @@ func assumedNull(where []catalog.Expr) env {
 // exprNeverNull evaluates an expression key part with each column it reads
 // assumed NOT NULL when that column is itself null-safe.
 func exprNeverNull(t *catalog.Table, ix *catalog.Index, e catalog.Expr, extra []catalog.Expr, depth int) bool {
+	if tooDeep(e) {
+		return false
+	}
 	en := env{}
 	for _, name := range catalog.ColumnsOf(e) {
 		if nullSafe(t, ix, catalog.IndexPart{Column: name}, extra, depth+1).Safe {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -131,17 +132,60 @@ func closeAll(conns []net.Conn) {
 	}
 }
 
-func readH1(c net.Conn) response {
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+func readH1(c net.Conn) response { return readH1From(c) }
+
+// maxHead bounds the status line and headers of one response. With
+// maxBody it caps how much of a connection is ever read, so a server that
+// streams endless headers or an endless body can neither grow memory nor,
+// when the body is closed, keep the reader draining until the deadline.
+const maxHead = 1 << 20
+
+// errBodyTooLong is the outcome of a response whose body passes maxBody. It
+// is an error, not a win: the response never finished as far as the probe
+// saw, and two bodies cut at the same length would look like a replay.
+var errBodyTooLong = fmt.Errorf("response body longer than %d bytes; stopped reading", maxBody)
+
+// readH1From reads one HTTP/1.1 response from r, refusing a body longer
+// than maxBody.
+func readH1From(r io.Reader) response {
+	conn := &errRecorder{r: r}
+	limited := &io.LimitedReader{R: conn, N: maxHead + maxBody}
+	resp, err := http.ReadResponse(bufio.NewReader(limited), nil)
 	if err != nil {
+		switch {
+		case limited.N <= 0:
+			err = fmt.Errorf("response head larger than %d bytes", maxHead+maxBody)
+		case conn.err != nil:
+			err = conn.err
+		}
 		return response{err: err}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		return response{status: resp.StatusCode, err: err}
 	}
+	if len(body) > maxBody {
+		return response{status: resp.StatusCode, err: errBodyTooLong}
+	}
 	return response{status: resp.StatusCode, header: resp.Header, body: body, replayed: isReplayed(resp.Header)}
+}
+
+// errRecorder keeps the connection's first read error other than EOF. bufio's
+// ReadLine drops an error that comes after part of a line, so a deadline in
+// the middle of a slowly sent status line would otherwise read as a
+// "malformed HTTP response" instead of the timeout it is.
+type errRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errRecorder) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // sleepCtx waits d or until ctx ends; it reports whether the full wait

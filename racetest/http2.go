@@ -294,9 +294,12 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 				_ = fr.WriteWindowUpdate(f.StreamID, uint32(n))
 			}
 			if i, ok := index(f.StreamID); ok {
-				if len(b.responses[i].body) < maxBody {
-					b.responses[i].body = append(b.responses[i].body, f.Data()...)
+				if len(b.responses[i].body)+len(f.Data()) > maxBody {
+					b.responses[i].body = nil
+					finish(i, errBodyTooLong)
+					continue
 				}
+				b.responses[i].body = append(b.responses[i].body, f.Data()...)
 				if f.StreamEnded() {
 					finish(i, nil)
 				}

@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +87,9 @@ func discoverPath(p string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
 // pathError turns a failed stat or read into a diagnostic naming the path.
 func pathError(p string, err error) Diagnostic {
 	msg := fmt.Sprintf("%s: cannot read: %v", p, unwrapPathError(err))
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, errEmpty) {
+		msg = fmt.Sprintf("%s: %v", p, err)
+	} else if errors.Is(err, fs.ErrNotExist) {
 		msg = fmt.Sprintf("%s: no such file or directory", p)
 	}
 	return Diagnostic{Level: Error, Message: msg}
@@ -105,9 +108,12 @@ func stdinTree(opts DiscoverOptions) ([]Tree, []Diagnostic) {
 	if opts.Stdin == nil {
 		return nil, []Diagnostic{{Level: Error, Message: "-: no standard input to read"}}
 	}
-	data, err := io.ReadAll(opts.Stdin)
+	data, err := readSQL(opts.Stdin)
 	if err != nil {
-		return nil, []Diagnostic{{Level: Error, Message: fmt.Sprintf("%s: cannot read: %v", stdinPath, err)}}
+		return nil, []Diagnostic{readDiagnostic(stdinPath, err)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []Diagnostic{pathError(stdinPath, errEmpty)}
 	}
 	layout := opts.Layout
 	if layout == "" {
@@ -122,9 +128,12 @@ func stdinTree(opts DiscoverOptions) ([]Tree, []Diagnostic) {
 
 // singleFileTree makes a one-file tree of a file given by name.
 func singleFileTree(p string, forced Layout) ([]Tree, []Diagnostic) {
-	data, err := os.ReadFile(p)
+	data, err := readSQLFile(p)
 	if err != nil {
-		return nil, []Diagnostic{pathError(p, err)}
+		return nil, []Diagnostic{readDiagnostic(p, err)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []Diagnostic{pathError(p, errEmpty)}
 	}
 	layout := forced
 	if layout == "" {
@@ -150,7 +159,11 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		return nil, []Diagnostic{pathError(display, err)}
 	}
 	if visited[real] {
-		return nil, nil
+		if isLoop(dir, real) {
+			return nil, []Diagnostic{{Level: Error, Message: fmt.Sprintf(
+				"%s: symbolic link loop (leads back to %s, which is already being read); not followed", display, real)}}
+		}
+		return nil, nil // a second link to a tree already read
 	}
 	visited[real] = true
 	sc, err := scanDir(dir)
@@ -181,6 +194,16 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		diags = append(diags, d...)
 	}
 	return trees, diags
+}
+
+// isLoop reports whether dir, which resolves to real, leads back to one of
+// its own parents: following it again would never end.
+func isLoop(dir, real string) bool {
+	parent, err := filepath.EvalSymlinks(filepath.Dir(dir))
+	if err != nil {
+		return false
+	}
+	return parent == real || strings.HasPrefix(parent, real+string(filepath.Separator))
 }
 
 // ignoredDir reports directories that never hold a project's migrations.
@@ -279,7 +302,7 @@ func detectSQLFiles(dir string, names []string) Layout {
 	votes := map[Layout]int{}
 	var lastData []byte
 	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(dir, n))
+		data, err := readSQLFile(filepath.Join(dir, n))
 		if err != nil {
 			continue // reported when the file is read for replay
 		}

@@ -226,7 +226,7 @@ func listMultiDialect(display string, names []string) ([]File, int, []Diagnostic
 // deploy/{change}@{tag}.sql before the rework.
 func listSqitch(dir, display string) ([]File, int, []Diagnostic) {
 	planPath := filepath.Join(dir, "sqitch.plan")
-	data, err := os.ReadFile(planPath)
+	data, err := readSQLFile(planPath)
 	if err != nil {
 		return nil, 0, []Diagnostic{pathError(filepath.Join(display, "sqitch.plan"), err)}
 	}

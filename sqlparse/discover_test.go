@@ -216,8 +216,14 @@ func TestDiscoverSymlinkLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	trees, diags := Discover([]string{dir}, DiscoverOptions{})
-	if len(trees) != 0 || len(diags) != 1 {
-		t.Errorf("trees %v diags %v", trees, diags)
+	// Discovery ends, and each link that leads back is an error naming it.
+	if len(trees) != 0 || len(diags) != 2 {
+		t.Fatalf("trees %v diags %v", trees, diags)
+	}
+	for i, link := range []string{filepath.Join(dir, "db", "loop"), filepath.Join(dir, "self")} {
+		if diags[i].Level != Error || !strings.HasPrefix(diags[i].Message, link+": symbolic link loop") {
+			t.Errorf("diagnostic %d = %v, want a loop error naming %s", i, diags[i], link)
+		}
 	}
 }
 

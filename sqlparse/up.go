@@ -2,7 +2,6 @@ package sqlparse
 
 import (
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -28,9 +27,9 @@ func ReadUp(f File) (Input, error) {
 	data := f.data
 	if !f.stdin {
 		var err error
-		data, err = os.ReadFile(f.disk)
+		data, err = readSQLFile(f.disk)
 		if err != nil {
-			return Input{File: f}, fmt.Errorf("%s: cannot read: %v", f.Path, unwrapPathError(err))
+			return Input{File: f}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
 		}
 	}
 	return upPart(f, string(data)), nil

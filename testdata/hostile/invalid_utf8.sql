@@ -1,0 +1,1 @@
+CREATE TABLE café (id int);

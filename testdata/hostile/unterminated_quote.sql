@@ -1,0 +1,4 @@
+CREATE TABLE refunds (
+  id bigint PRIMARY KEY,
+  note text DEFAULT 'never closed
+);
