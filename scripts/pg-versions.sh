@@ -48,7 +48,10 @@ for v in "${versions[@]}"; do
   run_as "'$bin/pg_ctl' -D '$data/db' -o '-p $port -k $data -c listen_addresses=127.0.0.1' -l '$data/server.log' -w start" > /dev/null
   echo "== PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on port $port"
   dsn="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
-  if ! IDEMCHECK_TEST_DSN="$dsn" go test -count=1 ./inspect ./cmd -run 'Read|Filter|Differential|Live|Inspect|Invalid|Data'; then
+  # The secrets and production-safety tests are left to the main server:
+  # they need its password authentication (scripts/pg-auth.sh), and read
+  # statistics counters that servers before 15 flush on their own schedule.
+  if ! IDEMCHECK_TEST_DSN="$dsn" go test -count=1 ./inspect ./cmd -run 'Read|Filter|Differential|Live|Inspect|Invalid|Data' -skip 'Secrets|Safety'; then
     failed+=("$v")
   fi
   run_as "'$bin/pg_ctl' -D '$data/db' -m fast -w stop" > /dev/null
