@@ -18,15 +18,15 @@ const defaultPGVersion = 16
 // holeFixes returns the fixes for a hole, most preferable first (RULES.md
 // "Fixes"). A hole on one arm of an exclusive arc gets only the index for the
 // other arm: NOT NULL and NULLS NOT DISTINCT would both break such a table.
-func holeFixes(p *Pass, h *hole, opts Options) []Fix {
-	version := opts.PGVersion
+func holeFixes(p *Pass, h *hole) []Fix {
+	version := p.Options.PGVersion
 	if version == 0 {
 		version = defaultPGVersion
 	}
 	names := newNamer(p, h.Table)
 	arc := false
-	for _, p := range h.Parts {
-		if len(ArcPartners(h.Table, p)) > 0 {
+	for _, part := range h.Parts {
+		if len(ArcPartners(h.Table, part)) > 0 {
 			arc = true
 		}
 	}

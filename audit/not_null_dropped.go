@@ -69,7 +69,7 @@ func runNotNullDropped(p *Pass) {
 				Message: notNullDroppedMessage(one, recreated),
 				Pos:     col.NullableSince,
 				Related: []Related{{Pos: ix.Pos, Message: "unique index " + ix.Name + " created here"}},
-				Fixes:   holeFixes(p, one, p.Options),
+				Fixes:   holeFixes(p, one),
 			}
 			if !ix.RenamedAt.IsZero() {
 				f.Related = append(f.Related, Related{Pos: ix.RenamedAt, Message: "index renamed to " + ix.Name + " here"})

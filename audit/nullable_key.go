@@ -51,7 +51,7 @@ func runNullableKey(p *Pass) {
 		}
 		f := h.finding(p)
 		f.Message = holeMessage(h)
-		f.Fixes = holeFixes(p, h, p.Options)
+		f.Fixes = holeFixes(p, h)
 		severity := Warning
 		if looksLikeIdempotencyKey(t, ix) {
 			severity = Error

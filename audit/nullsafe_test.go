@@ -11,7 +11,6 @@ import (
 // Small constructors for hand-built expressions.
 func col(n string) catalog.Expr             { return &catalog.ColumnRef{Name: n} }
 func lit(v string) catalog.Expr             { return &catalog.Const{Value: v} }
-func null() catalog.Expr                    { return &catalog.Const{Null: true} }
 func isNull(e catalog.Expr) catalog.Expr    { return &catalog.NullTest{Arg: e, IsNull: true} }
 func isNotNull(e catalog.Expr) catalog.Expr { return &catalog.NullTest{Arg: e} }
 func cmp(op string, l, r catalog.Expr) catalog.Expr {

@@ -75,6 +75,7 @@ type inspectSettings struct {
 	severities map[string]audit.Severity
 	threshold  failThreshold
 	color      bool
+	filter     inspect.Filter
 }
 
 func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
@@ -108,8 +109,8 @@ func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
 	if st.color, err = o.audit.useColor(s); err != nil {
 		return st, err
 	}
-	filter := inspect.Filter{Schemas: o.Schemas, Tables: o.Tables}
-	if err = filter.Validate(); err != nil {
+	st.filter = inspect.Filter{Schemas: o.Schemas, Tables: o.Tables}
+	if err = st.filter.Validate(); err != nil {
 		return st, usageError("%v", err)
 	}
 	return st, nil
@@ -131,7 +132,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
-	snap, err := sess.ReadCatalog(ctx, inspect.Filter{Schemas: o.Schemas, Tables: o.Tables})
+	snap, err := sess.ReadCatalog(ctx, st.filter)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

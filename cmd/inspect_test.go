@@ -15,9 +15,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// inspectTestServer is the PostgreSQL the inspect command tests use.
-func inspectTestServer() string { return pgtest.DSN() }
-
 // inspectTestDB creates a throwaway database from SQL and returns its URL.
 // Without a server the test is skipped (failed under CI=true).
 func inspectTestDB(t *testing.T, setup string) string { return pgtest.NewDatabase(t, setup) }

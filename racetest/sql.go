@@ -479,22 +479,17 @@ func passwordScrubber(password string) func(string) string {
 // startSpread is the time between the first and the last worker's start on
 // the server's clock, or nil when any worker never passed the barrier.
 func startSpread(results []claimResult) *time.Duration {
-	var lo, hi time.Time
+	if len(results) == 0 {
+		return nil
+	}
+	starts := make([]time.Time, len(results))
 	for i, res := range results {
 		if !res.started {
 			return nil
 		}
-		if i == 0 || res.start.Before(lo) {
-			lo = res.start
-		}
-		if i == 0 || res.start.After(hi) {
-			hi = res.start
-		}
+		starts[i] = res.start
 	}
-	if len(results) == 0 {
-		return nil
-	}
-	d := hi.Sub(lo)
+	d := spreadOf(starts)
 	return &d
 }
 
