@@ -126,14 +126,13 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	perFile := map[string]int{}
 	spans := map[string][]audit.Span{}
 	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic {
-		if !opts.Config.Match(st.File) {
-			return nil // excluded by the configuration's globs
-		}
 		perFile[st.File]++
 		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
 		return replayer.Apply(st)
 	}
-	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply})
+	// The configuration's include and exclude globs choose files before
+	// they are read: an excluded file is neither counted nor checked.
+	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match})
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
@@ -212,9 +211,6 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 	sort.Strings(files)
 	var out []audit.Directive
 	for _, file := range files {
-		if !opts.Config.Match(file) {
-			continue
-		}
 		var comments []audit.SourceComment
 		for _, c := range loaded.Comments[file] {
 			comments = append(comments, audit.SourceComment{Text: c.Text, Pos: c.Pos})

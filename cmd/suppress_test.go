@@ -91,3 +91,18 @@ func TestFlagsOverrideConfig(t *testing.T) {
 	r := run(t, "lint", "--config", suppressFixture+".idemcheck.yaml", "--fail-on", "none", suppressFixture+"migrations")
 	assertCode(t, r, ExitOK)
 }
+
+// An excluded file is never read: not counted, not checked, and text in it
+// that could not be split does not make the run fail.
+func TestExcludedFileIsNotRead(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		".idemcheck.yaml":                 "exclude:\n  - \"migrations/*_seed.up.sql\"\n",
+		"migrations/000001_a.up.sql":      holeSQL,
+		"migrations/000002_seed.up.sql":   "INSERT INTO events VALUES ('unterminated);\n",
+		"migrations/000002_seed.down.sql": "DELETE FROM events;\n",
+	})
+	r := run(t, "lint", "--config", dir+"/.idemcheck.yaml", dir+"/migrations")
+	assertCode(t, r, ExitFindings)
+	assertContains(t, "stdout", r.stdout, "error nullable-key", "in 1 file (2 statements)")
+	assertLacks(t, "stdout", r.stdout, "seed", "input error")
+}

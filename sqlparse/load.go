@@ -19,6 +19,9 @@ type LoadOptions struct {
 	// FullParse hands every statement to the parser, including those the
 	// prefilter would skip. It exists to compare the two.
 	FullParse bool
+	// Include, when set, chooses the files to read by display path; the
+	// others are left out of the trees before anything reads them.
+	Include func(path string) bool
 }
 
 // LoadResult is everything Load read.

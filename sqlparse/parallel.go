@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -146,6 +147,9 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 			return
 		}
 		for i := range trees {
+			if opts.Include != nil {
+				trees[i].Files = slices.DeleteFunc(trees[i].Files, func(f File) bool { return !opts.Include(f.Path) })
+			}
 			if !p.send(&loadItem{tree: &trees[i]}) {
 				return
 			}
