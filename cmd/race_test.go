@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"go.uber.org/goleak"
 )
@@ -133,10 +134,7 @@ func TestRaceHTTPVerbosePrintsEveryRound(t *testing.T) {
 // effect at all, so no round has a win: inconclusive, not broken.
 func TestRaceHTTPEffectSQLOverridesResponses(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	dsn := os.Getenv("IDEMCHECK_TEST_DSN")
-	if dsn == "" {
-		dsn = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
+	dsn := pgtest.DSN()
 	racy := httptest.NewServer(&racetest.Gate{Window: time.Millisecond})
 	defer racy.Close()
 	key := "Idempotency-Key: {{key}}"

@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
-
-const defaultTestDSN = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
 // Tables for the PostgreSQL-backed gate: one whose unique index stops
 // duplicates, one whose index has a nullable namespace part.
@@ -31,48 +29,11 @@ const (
 	createHoleIndex = `CREATE UNIQUE INDEX claims_hole_ns_key ON claims_hole (namespace, key)`
 )
 
-// testDB creates a throwaway database and returns its DSN; it is dropped
-// when the test ends.
+// testDB creates a throwaway database with the claim tables and returns
+// its DSN; it is dropped when the test ends.
 func testDB(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv("IDEMCHECK_TEST_DSN")
-	if dsn == "" {
-		dsn = defaultTestDSN
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL at %s is required in CI: %v", dsn, err)
-		}
-		t.Skipf("no PostgreSQL at %s (set IDEMCHECK_TEST_DSN): %v", dsn, err)
-	}
-	name := "idemcheck_race_" + NewRunID()
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		admin.Close(ctx)
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-		admin.Close(ctx)
-	})
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Database = name
-	dbDSN := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, name)
-	conn, err := pgx.Connect(ctx, dbDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	for _, q := range []string{createSoundTable, createSoundIndex, createHoleTable, createHoleIndex} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	return dbDSN
+	return pgtest.NewDatabase(t, createSoundTable, createSoundIndex, createHoleTable, createHoleIndex)
 }
 
 // claimHandler claims the Idempotency-Key with INSERT ... ON CONFLICT DO
