@@ -47,13 +47,14 @@ func newLintCmd(s *Streams) *cobra.Command {
 		Use:   "lint [PATH ...]",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
 		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
-tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, plain
-directories; detected, or named with --layout), single SQL files and schema
-dumps into a model of the database, and reports the unique indexes that do
-not stop duplicates. '-' reads one file from stdin.
+tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, Temporal's
+versioned folders, plain directories; detected, or named with --layout),
+single SQL files and schema dumps into a model of the database, and reports
+the unique indexes that do not stop duplicates. '-' reads one file from stdin.
 
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
-the input could not be read or parsed (every other file is still checked).`,
+the input could not be read or parsed (every other file is still checked), or
+when the paths yield no statement to check.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			cfg, err := loadConfig(flags.Config)
 			if err != nil {
@@ -149,7 +150,8 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Inputs:      lintInputs(loaded.Trees, perFile),
 		Findings:    findings,
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
-		Summary:     report.Summary{Files: loaded.Files, Statements: loaded.Statements, Elapsed: time.Since(start)},
+		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
+			SkippedFiles: loaded.SkippedFiles, Elapsed: time.Since(start)},
 	}
 	if opts.Verbose {
 		if _, err := fmt.Fprintln(s.Err, describeConfig(opts.Config)); err != nil {
@@ -182,6 +184,7 @@ func appendLoad(to, from *sqlparse.LoadResult) {
 	to.Trees = append(to.Trees, from.Trees...)
 	to.Files += from.Files
 	to.Statements += from.Statements
+	to.SkippedFiles += from.SkippedFiles
 	to.Diagnostics = append(to.Diagnostics, from.Diagnostics...)
 	for path, comments := range from.Comments {
 		to.Comments[path] = append(to.Comments[path], comments...)
@@ -242,7 +245,7 @@ func writeReport(w io.Writer, doc *report.Document, format string, text report.T
 func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
 	inputs := make([]report.Input, 0, len(trees))
 	for _, t := range trees {
-		in := report.Input{Path: t.Root, Layout: string(t.Layout), Skipped: t.Skipped}
+		in := report.Input{Path: t.Root, Layout: string(t.Layout), Skipped: len(t.Skipped)}
 		for _, f := range t.Files {
 			in.Files = append(in.Files, f.Path)
 			in.Statements += perFile[f.Path]
@@ -253,11 +256,12 @@ func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
 }
 
 // describeInputs is what -v says on stderr about each tree: the layout
-// detected, the files used, the down files skipped and the statements.
+// detected, the files used, the files skipped (each has a note) and the
+// statements.
 func describeInputs(w io.Writer, inputs []report.Input) error {
 	for _, in := range inputs {
 		if _, err := fmt.Fprintf(w, "%s: layout %s, %s used, %s skipped, %s\n", in.Path, in.Layout,
-			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "down file"), countNoun(in.Statements, "statement")); err != nil {
+			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "file"), countNoun(in.Statements, "statement")); err != nil {
 			return err
 		}
 		for _, f := range in.Files {

@@ -94,6 +94,7 @@ type jsonDiagnostic struct {
 type jsonSummary struct {
 	Files          int     `json:"files"`
 	Statements     int     `json:"statements"`
+	SkippedFiles   int     `json:"skipped_files,omitempty"`
 	Tables         int     `json:"tables,omitempty"`
 	RoundTrips     int     `json:"round_trips,omitempty"`
 	Errors         int     `json:"errors"`
@@ -145,7 +146,8 @@ func summaryJSON(doc *Document) jsonSummary {
 	c := Count(doc)
 	return jsonSummary{
 		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
-		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
+		SkippedFiles: doc.Summary.SkippedFiles,
+		Tables:       doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed,
 		InputErrors: c.InputErrors, Notes: c.Notes,
 		ElapsedSeconds: doc.Summary.Elapsed.Seconds(),

@@ -26,11 +26,14 @@ type LoadOptions struct {
 
 // LoadResult is everything Load read.
 type LoadResult struct {
-	Trees       []Tree
-	Files       int
-	Statements  int
-	Diagnostics []Diagnostic         // discovery, split and Apply diagnostics, in input order
-	Comments    map[string][]Comment // every comment, per file display path
+	Trees      []Tree
+	Files      int
+	Statements int
+	// SkippedFiles counts the files the layouts left out (down scripts,
+	// other databases' files ...); each has a note.
+	SkippedFiles int
+	Diagnostics  []Diagnostic         // discovery, split and Apply diagnostics, in input order
+	Comments     map[string][]Comment // every comment, per file display path
 }
 
 // Load discovers the trees named by paths, reads the up part of every file
@@ -55,6 +58,7 @@ func Load(paths []string, opts LoadOptions) *LoadResult {
 // among the apply diagnostics by position.
 func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
 	res.Diagnostics = append(res.Diagnostics, it.diags...)
+	res.SkippedFiles += it.skippedFiles
 	if it.tree != nil {
 		res.Trees = append(res.Trees, *it.tree)
 	}

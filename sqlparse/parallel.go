@@ -57,7 +57,10 @@ type loadItem struct {
 	comments []Comment
 	notes    *pendingNotes
 	flush    bool
-	done     chan struct{}
+	// skippedFiles counts the files a tree's layout leaves out, on the
+	// tree's item.
+	skippedFiles int
+	done         chan struct{}
 }
 
 // loadFile is what Load knows of one file.
@@ -141,38 +144,62 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 	defer close(p.jobs)
 	defer close(p.items)
 	dopts := DiscoverOptions{Layout: opts.Layout, Stdin: opts.Stdin}
+	var named []SkippedFile // down migrations named on their own
+	used := 0
 	for _, path := range paths {
 		trees, diags := discoverPath(path, dopts)
 		if !p.send(&loadItem{diags: diags}) {
 			return
 		}
+		y := pathYield{path: path, forced: opts.Layout}
 		for i := range trees {
+			tree := &trees[i]
 			if opts.Include != nil {
-				trees[i].Files = slices.DeleteFunc(trees[i].Files, func(f File) bool { return !opts.Include(f.Path) })
+				tree.Files = slices.DeleteFunc(tree.Files, func(f File) bool { return !opts.Include(f.Path) })
 			}
-			if !p.send(&loadItem{tree: &trees[i]}) {
+			it := &loadItem{tree: tree, skippedFiles: len(tree.Skipped)}
+			if tree.downNamed {
+				named = append(named, tree.Skipped...)
+			} else {
+				it.diags = skippedNotes(tree.Skipped)
+			}
+			if !p.send(it) {
 				return
 			}
-			for _, f := range trees[i].Files {
-				if !p.produceFile(f) {
+			for _, f := range tree.Files {
+				fy, ok := p.produceFile(f)
+				if !ok {
 					return
 				}
+				y.add(fy)
+			}
+			y.addTree(tree)
+		}
+		used += y.files
+		if d, empty := y.empty(); empty {
+			if !p.send(&loadItem{diags: []Diagnostic{d}}) {
+				return
 			}
 		}
 	}
+	p.send(&loadItem{diags: namedDownDiagnostics(named, used > 0)})
 }
 
 // produceFile reads one file and sends its statements in chunks, a
-// segment at a time as splitStreaming cuts them.
-func (p *pipeline) produceFile(f File) bool {
+// segment at a time as splitStreaming cuts them. It reports what the file
+// yielded, and false when the consumer has gone.
+func (p *pipeline) produceFile(f File) (fileYield, bool) {
 	lf := &loadFile{path: f.Path}
 	in, err := ReadUp(f)
 	if err != nil {
 		lf.readErr = err
-		return p.send(&loadItem{file: lf, first: true, flush: true})
+		return fileYield{errors: true}, p.send(&loadItem{file: lf, first: true, flush: true})
 	}
+	var y fileYield
 	first, sent := true, true
 	splitStreaming(in, func(seg SplitResult) bool {
+		y.statements += len(seg.Statements)
+		y.errors = y.errors || hasError(seg.Diagnostics)
 		sortNotes(seg.Diagnostics)
 		notes := &pendingNotes{list: seg.Diagnostics}
 		comments := detachComments(seg.Comments)
@@ -188,7 +215,16 @@ func (p *pipeline) produceFile(f File) bool {
 			stmts = stmts[n:]
 		}
 	})
-	return sent
+	return y, sent
+}
+
+func hasError(diags []Diagnostic) bool {
+	for _, d := range diags {
+		if d.Level == Error {
+			return true
+		}
+	}
+	return false
 }
 
 // chunkLen is how many of stmts go into the next item.
