@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,12 +38,15 @@ type lintOptions struct {
 	Config *config.Config
 	// FixSQL is where --fix-sql writes, "" for nowhere.
 	FixSQL string
+	// Vars fill template placeholders (--var, vars: in the configuration);
+	// nil when none were given.
+	Vars sqlparse.Vars
 }
 
 func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
 	var layout string
-	var queries []string
+	var queries, vars []string
 	c := &cobra.Command{
 		Use:   "lint [PATH ...]",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
@@ -51,6 +55,8 @@ tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, Temporal's
 versioned folders, plain directories; detected, or named with --layout),
 single SQL files and schema dumps into a model of the database, and reports
 the unique indexes that do not stop duplicates. '-' reads one file from stdin.
+Template placeholders ({{ .Name }}, ${name}, psql :name) are filled from
+--var NAME=VALUE, or stood in for with a note.
 
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
 the input could not be read or parsed (every other file is still checked), or
@@ -70,13 +76,40 @@ when the paths yield no statement to check.`,
 			}
 			opts.Queries = queries
 			opts.Config = cfg
+			if opts.Vars, err = templateVars(cfg, vars); err != nil {
+				return err
+			}
 			return runLint(c.Context(), opts, s)
 		},
 	}
 	flags.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
+	c.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE for template placeholders ({{ .NAME }}, ${NAME}, psql :NAME); repeatable")
 	return c
+}
+
+// templateVars merges the configuration's vars: with --var, which wins;
+// nil when neither gave any, so that placeholders get stand-ins.
+func templateVars(cfg *config.Config, flags []string) (sqlparse.Vars, error) {
+	var vars sqlparse.Vars
+	if cfg != nil && len(cfg.Vars) > 0 {
+		vars = sqlparse.Vars{}
+		for k, v := range cfg.Vars {
+			vars[k] = v
+		}
+	}
+	for _, kv := range flags {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, usageError("--var %q: want NAME=VALUE, for example --var Namespace=auth", kv)
+		}
+		if vars == nil {
+			vars = sqlparse.Vars{}
+		}
+		vars[name] = value
+	}
+	return vars, nil
 }
 
 // lintOptionsFrom checks the arguments and flags; every problem is a usage
@@ -133,11 +166,11 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	}
 	// The configuration's include and exclude globs choose files before
 	// they are read: an excluded file is neither counted nor checked.
-	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match})
+	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match, Vars: opts.Vars})
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
-		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply}))
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply, Vars: opts.Vars}))
 	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
 	findings = audit.Suppress(findings, lintDirectives(loaded, spans, opts), opts.ran)
@@ -151,7 +184,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Findings:    findings,
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
-			SkippedFiles: loaded.SkippedFiles, Elapsed: time.Since(start)},
+			SkippedFiles: loaded.SkippedFiles, SkippedStatements: loaded.SkippedStatements, Elapsed: time.Since(start)},
 	}
 	if opts.Verbose {
 		if _, err := fmt.Fprintln(s.Err, describeConfig(opts.Config)); err != nil {
@@ -185,6 +218,7 @@ func appendLoad(to, from *sqlparse.LoadResult) {
 	to.Files += from.Files
 	to.Statements += from.Statements
 	to.SkippedFiles += from.SkippedFiles
+	to.SkippedStatements += from.SkippedStatements
 	to.Diagnostics = append(to.Diagnostics, from.Diagnostics...)
 	for path, comments := range from.Comments {
 		to.Comments[path] = append(to.Comments[path], comments...)

@@ -63,8 +63,10 @@ type Diagnostic struct {
 type Summary struct {
 	Files      int
 	Statements int
-	// SkippedFiles counts the files the layouts left out.
-	SkippedFiles int
+	// SkippedFiles counts the files the layouts left out; SkippedStatements
+	// the statements not replayed because a template could not be run.
+	SkippedFiles      int
+	SkippedStatements int
 	// Live is set for a catalog read from a running server: the summary
 	// then counts Tables and RoundTrips instead of files and statements.
 	Live       bool

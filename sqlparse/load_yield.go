@@ -12,7 +12,9 @@ import (
 
 // fileYield is what one file yielded.
 type fileYield struct {
-	statements int  // the statements split
+	// statements counts the statements split, those skipped as template
+	// control actions included: they are there, only not replayed.
+	statements int
 	errors     bool // the file could not be read or split cleanly
 }
 

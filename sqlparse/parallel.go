@@ -58,8 +58,10 @@ type loadItem struct {
 	notes    *pendingNotes
 	flush    bool
 	// skippedFiles counts the files a tree's layout leaves out, on the
-	// tree's item.
+	// tree's item; skippedStmts the statements skipped as template control
+	// actions, on the first item of a segment.
 	skippedFiles int
+	skippedStmts int
 	done         chan struct{}
 }
 
@@ -167,7 +169,7 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 				return
 			}
 			for _, f := range tree.Files {
-				fy, ok := p.produceFile(f)
+				fy, ok := p.produceFile(f, opts.Vars)
 				if !ok {
 					return
 				}
@@ -188,27 +190,29 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 // produceFile reads one file and sends its statements in chunks, a
 // segment at a time as splitStreaming cuts them. It reports what the file
 // yielded, and false when the consumer has gone.
-func (p *pipeline) produceFile(f File) (fileYield, bool) {
+func (p *pipeline) produceFile(f File, vars Vars) (fileYield, bool) {
 	lf := &loadFile{path: f.Path}
 	in, err := ReadUp(f)
 	if err != nil {
 		lf.readErr = err
 		return fileYield{errors: true}, p.send(&loadItem{file: lf, first: true, flush: true})
 	}
+	in = fillTemplates(in, vars)
 	var y fileYield
 	first, sent := true, true
 	splitStreaming(in, func(seg SplitResult) bool {
-		y.statements += len(seg.Statements)
+		y.statements += len(seg.Statements) + seg.Skipped
 		y.errors = y.errors || hasError(seg.Diagnostics)
 		sortNotes(seg.Diagnostics)
 		notes := &pendingNotes{list: seg.Diagnostics}
 		comments := detachComments(seg.Comments)
 		stmts := seg.Statements
+		skipped := seg.Skipped
 		for {
 			n := chunkLen(stmts)
 			it := &loadItem{file: lf, first: first, stmts: stmts[:n:n], whole: in.Whole,
-				comments: comments, notes: notes, flush: n == len(stmts)}
-			first, comments = false, nil
+				comments: comments, notes: notes, flush: n == len(stmts), skippedStmts: skipped}
+			first, comments, skipped = false, nil, 0
 			if sent = p.send(it); !sent || it.flush {
 				return sent
 			}
