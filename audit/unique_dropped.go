@@ -61,7 +61,7 @@ func runUniqueDropped(p *Pass) {
 		if v.restored {
 			continue
 		}
-		p.Report(droppedFinding(ep, v))
+		p.Report(droppedFinding(h, ep, v))
 	}
 }
 
@@ -213,7 +213,7 @@ func exprIsKeyPart(e catalog.Expr, ix *catalog.Index) bool {
 
 // droppedFinding is the warning at the drop, or the info when uniqueness
 // was narrowed to a superset of the key.
-func droppedFinding(ep *dropEpisode, v dropVerdict) Finding {
+func droppedFinding(h *keyHistory, ep *dropEpisode, v dropVerdict) Finding {
 	ch, ix := ep.change, ep.dropped.ix
 	f := Finding{
 		Object:  ch.Schema + "." + ch.Table + "." + ix.Name,
@@ -240,11 +240,23 @@ func droppedFinding(ep *dropEpisode, v dropVerdict) Finding {
 		f.Related = append(f.Related, Related{Pos: m.index.ix.Pos,
 			Message: "unique index " + m.index.ix.Name + " " + keyWords(m.index.ix) + " created here does not restore it: " + m.why})
 	}
-	if ep.last != nil {
-		f.Related = append(f.Related, Related{Pos: ep.last.Pos,
-			Message: "last change to " + ep.table.name + " in the tree: it ends with no unique index over " + keyWords(ix)})
+	if pos, how := endState(h, ep); !pos.IsZero() {
+		f.Related = append(f.Related, Related{Pos: pos, Message: ep.table.name + " as the tree leaves it (" + how +
+			"): no unique index over " + keyWords(ix) + " or part of it"})
 	}
 	return f
+}
+
+// endState is where the table's end state shows: its last change after the
+// drop, or where it was created when the drop was the last change.
+func endState(h *keyHistory, ep *dropEpisode) (catalog.Pos, string) {
+	if ep.last != nil {
+		return ep.last.Pos, "last changed here"
+	}
+	if t := h.cat.ResolveTable(ep.table.schema, ep.table.name); t != nil {
+		return t.Pos, "created here"
+	}
+	return catalog.Pos{}, ""
 }
 
 // droppedHead says what was dropped and how.
