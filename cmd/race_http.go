@@ -26,6 +26,7 @@ type raceHTTPOptions struct {
 	timeout  time.Duration
 	deadline time.Duration
 	window   time.Duration
+	settle   time.Duration
 	insecure bool
 	force    bool
 	win      string
@@ -94,6 +95,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
+	f.DurationVar(&o.settle, "settle", 100*time.Millisecond, "how long the withheld requests settle on the wire before the release")
 	f.BoolVar(&o.insecure, "insecure", false, "accept a self-signed TLS certificate")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	f.StringVar(&o.win, "win", "2xx", "statuses that mean the request performed the effect")
@@ -150,7 +152,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 	p := racetest.Probe{
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
 		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split,
-		Timeout: o.timeout, Deadline: o.deadline, Window: o.window,
+		Timeout: o.timeout, Deadline: o.deadline, Window: o.window, Settle: o.settle,
 		Insecure: o.insecure, Force: o.force,
 	}
 	for _, h := range o.headers {
@@ -193,6 +195,9 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 		return p, usageError("%v", err)
 	}
 	p.NoCalibrate, p.Secrets = o.noCalib, o.secrets
+	if o.settle <= 0 {
+		return p, usageError("--settle %s: want a positive duration", o.settle)
+	}
 	p.Defaults()
 	if err := p.Validate(); err != nil {
 		return p, usageError("%v", err)

@@ -240,7 +240,7 @@ func unresolvedEvidence(r *Round, idx []int, cal *Calibration) string {
 	} else {
 		words += " with different bodies"
 	}
-	return words + " that cannot be told apart: " + cal.reason()
+	return words + " that cannot be told apart, " + cal.reason()
 }
 
 // disagreement compares an oracle's count with what the responses show

@@ -79,7 +79,7 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 		first := firstRound(rounds, func(r *Round) bool { return r.Unresolved })
 		return Verdict{
 			Status: Inconclusive,
-			Sentence: fmt.Sprintf("inconclusive: %d of %d rounds are unresolved; round %d had %s",
+			Sentence: fmt.Sprintf("%d of %d rounds are unresolved; round %d had %s",
 				n, len(rounds), first.Index, first.Evidence),
 			Cause:      settleCause,
 			WorstRound: first.Index,
