@@ -80,6 +80,10 @@ func TestRaceGroundTruth(t *testing.T) {
 			g := &groundtruth.Sound{Replay: groundtruth.Rerendered}
 			return g, g
 		}), racetest.Inconclusive, racetest.Holds},
+		{"in-flight lock only, a later retry runs again", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.InFlightOnly{}
+			return g, g
+		}), racetest.Inconclusive, racetest.Broken},
 		{"no dedupe", mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.NoDedupe{}
 			return g, g

@@ -38,6 +38,21 @@ type Exchange struct {
 // calibration's key retried in sequence.
 func (c *Calibration) Broken() bool { return c != nil && c.Effects != nil && *c.Effects > 1 }
 
+// unresolved reports whether the calibration's retry may have run the
+// effect again, with nothing to say whether it did: a success without the
+// marker and no oracle. A gate that dedupes concurrent requests but runs a
+// later retry again would otherwise hold.
+func (c *Calibration) unresolved() bool {
+	return c != nil && c.Effects == nil && (c.Signature == SigSameBytes || c.Signature == SigDifferent)
+}
+
+func (c *Calibration) retryWords() string {
+	if c.Signature == SigSameBytes {
+		return "the same bytes, unmarked"
+	}
+	return "a different success, unmarked"
+}
+
 // reason is the clause that justifies how successes were judged, ending a
 // sentence such as "two identical 201s, <reason>".
 func (c *Calibration) reason() string {

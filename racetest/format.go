@@ -179,6 +179,7 @@ func RoundLine(r *Round) string {
 func WriteJSON(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "<redacted>", not "\u003credacted\u003e"
 	return enc.Encode(res)
 }
 

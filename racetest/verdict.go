@@ -85,6 +85,14 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 			WorstRound: first.Index,
 		}
 	}
+	if cal.unresolved() {
+		return Verdict{
+			Status: Inconclusive,
+			Sentence: fmt.Sprintf("every round had exactly one win, but the calibration retry is unresolved: it got %s, "+
+				"so whether it ran the effect again cannot be told", cal.retryWords()),
+			Cause: settleCause,
+		}
+	}
 	return Verdict{
 		Status:     Holds,
 		Sentence:   fmt.Sprintf("the gate held: exactly one win in each of %d rounds (%s)", len(rounds), holdsEvidence(rounds)),

@@ -134,6 +134,36 @@ func (g *NoDedupe) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusCreated, `{"status":"ok"}`)
 }
 
+// InFlightOnly refuses a key while a request with it is in flight (409)
+// and forgets it when the request is done: concurrent duplicates are
+// stopped, a later retry runs the effect again and answers the same bytes.
+type InFlightOnly struct {
+	Counter
+	mu     sync.Mutex
+	flying map[string]bool
+}
+
+func (g *InFlightOnly) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get(KeyHeader)
+	g.mu.Lock()
+	if g.flying == nil {
+		g.flying = map[string]bool{}
+	}
+	busy := g.flying[key]
+	g.flying[key] = true
+	g.mu.Unlock()
+	if busy {
+		reply(w, http.StatusConflict, `{"error":"a request with this key is in flight"}`)
+		return
+	}
+	time.Sleep(Window)
+	g.add(key)
+	g.mu.Lock()
+	delete(g.flying, key)
+	g.mu.Unlock()
+	reply(w, http.StatusCreated, `{"status":"ok"}`)
+}
+
 // Replay says how a Sound gate answers a key it has already seen.
 type Replay int
 
