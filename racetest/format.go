@@ -132,7 +132,13 @@ func writeDisagreements(b *strings.Builder, rounds []Round, verbose bool) {
 // RoundLine summarises one round: counts, statuses, timings, evidence.
 func RoundLine(r *Round) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round %d: %s", r.Index, plural(r.Count(Win), "win"))
+	// With an oracle the count, not the responses, says how many won: the
+	// unmarked successes are shown as what they are.
+	winWord := "win"
+	if r.Effects != nil {
+		winWord = "success"
+	}
+	fmt.Fprintf(&b, "round %d: %s", r.Index, plural(r.Count(Win), winWord))
 	if n := r.Count(Undecided); n > 0 {
 		fmt.Fprintf(&b, ", %s", plural(n, "win-or-replay"))
 	}
@@ -199,6 +205,9 @@ func fmtDuration(d time.Duration) string {
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return strconv.Itoa(n) + " " + noun + "es"
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
