@@ -24,7 +24,7 @@ type want struct {
 }
 
 var (
-	wantComment = regexp.MustCompile(`(?:#|//) want:(.*)$`)
+	wantComment = regexp.MustCompile(`(?:#|//|--) want:(.*)$`)
 	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)\s+"((?:[^"\\]|\\.)*)"`)
 )
 

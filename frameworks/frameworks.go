@@ -61,6 +61,9 @@ type Source struct {
 	Comments    []sqlparse.Comment
 	Spans       []audit.Span
 	Diagnostics []sqlparse.Diagnostic
+	// Covers lists the SQL migrations (of the tree beside the schema file)
+	// whose findings also get this framework's fixes.
+	Covers []string
 
 	rails  *rails.Schema
 	prisma *prisma.Schema

@@ -369,3 +369,29 @@ func singular(s string) string {
 	}
 	return s
 }
+
+// validateConstraint is validate_check_constraint :table, name: (Rails 6.1)
+// and validate_constraint :table, "name" (Rails 7.1).
+func (r *reader) validateConstraint(c call) {
+	if len(c.args) < 1 {
+		r.fail(c.off, "%s: expected the table", c.name)
+		return
+	}
+	table := c.args[0].text
+	name := ""
+	if v, ok := c.opt("name"); ok {
+		name = v.text
+	} else if len(c.args) > 1 {
+		name = c.args[1].text
+		if c.name == "validate_check_constraint" {
+			name = r.checkName(table, c)
+		}
+	}
+	if name == "" {
+		r.fail(c.off, "%s: expected the constraint's name", c.name)
+		return
+	}
+	b := r.builder()
+	b.Write(r.pos(c.off), "ALTER TABLE ", ddl.Qualified(table), " VALIDATE CONSTRAINT ", ddl.Ident(name))
+	r.emit(b)
+}

@@ -153,6 +153,8 @@ func (r *reader) schemaCall(c call) {
 		r.addCheck(c)
 	case "remove_check_constraint":
 		r.removeCheck(c)
+	case "validate_check_constraint", "validate_constraint":
+		r.validateConstraint(c)
 	case "add_unique_constraint":
 		r.addUniqueConstraint(c)
 	case "add_foreign_key":
