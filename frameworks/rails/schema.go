@@ -117,10 +117,26 @@ func (r *reader) top(calls []call) {
 			if len(c.subscript) == 1 {
 				r.s.Version = c.subscript[0].text
 			}
+			r.internalTables(c)
 			r.schemaCalls(c.block.calls)
 			continue
 		}
 		r.schemaCall(c)
+	}
+}
+
+// internalTables are the two tables Rails creates when it loads a schema,
+// which the dump leaves out: a database loaded from schema.rb has them.
+func (r *reader) internalTables(define call) {
+	at := r.pos(define.off)
+	for _, sql := range []string{
+		`CREATE TABLE IF NOT EXISTS "schema_migrations" ("version" character varying NOT NULL PRIMARY KEY)`,
+		`CREATE TABLE IF NOT EXISTS "ar_internal_metadata" ("key" character varying NOT NULL PRIMARY KEY, "value" character varying, ` +
+			`"created_at" timestamp(6) NOT NULL, "updated_at" timestamp(6) NOT NULL)`,
+	} {
+		b := r.builder()
+		b.Write(at, sql)
+		r.emit(b)
 	}
 }
 

@@ -257,10 +257,30 @@ func (r *reader) references(t *tableDef, info *tableInfo, c call) {
 			ix.opts = idx.pairs
 		}
 		t.indexes = append(t.indexes, ix)
-		if fk, ok := c.opt("foreign_key"); ok && fk.truthy() && fk.kind != vNil {
-			r.note(c.off, "the foreign key of t.%s %s is not modelled by idemcheck; skipped", c.name, ref)
+		if fk, ok := c.opt("foreign_key"); ok && fk.truthy() && !poly.truthy() {
+			to := plural(ref)
+			if fk.kind == vHash {
+				for _, p := range fk.pairs {
+					if p.key == "to_table" {
+						to = p.val.text
+					}
+				}
+			}
+			t.def(at, "CONSTRAINT ", ddl.Ident("fk_rails_"+hexSHA(t.name+"_"+ref+"_id_fk")), " FOREIGN KEY (",
+				ddl.Ident(ref+"_id"), ") REFERENCES ", ddl.Qualified(to), " (\"id\")")
 		}
 	}
+}
+
+// plural is the English plural Rails' inflector gives most table names.
+func plural(s string) string {
+	switch {
+	case strings.HasSuffix(s, "y") && !strings.HasSuffix(s, "ay") && !strings.HasSuffix(s, "ey") && !strings.HasSuffix(s, "oy"):
+		return strings.TrimSuffix(s, "y") + "ies"
+	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
+		return s + "es"
+	}
+	return s + "s"
 }
 
 // uniqueConstraint is Rails 7.1's t.unique_constraint, part of CREATE TABLE.

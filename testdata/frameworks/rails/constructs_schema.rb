@@ -49,6 +49,10 @@ ActiveRecord::Schema[7.1].define(version: 2024_06_01_000000) do
     t.decimal "rate", null: false
   end
 
+  create_table "organizations", force: :cascade do |t|
+    t.string "name", null: false
+  end
+
   create_table "memberships", id: false, force: :cascade do |t|
     t.references "organization", null: false, foreign_key: true
     t.belongs_to "owner", polymorphic: true, null: false, index: { unique: true, name: "index_memberships_on_owner" }
@@ -77,7 +81,6 @@ ActiveRecord::Schema[7.1].define(version: 2024_06_01_000000) do
   add_index "transfers", ["account_id", "destination", "idempotency_scope"], name: "index_transfers_scope", unique: true # want: nullable-key "idempotency_scope may be NULL"
   add_check_constraint "transfers", "idempotency_scope IS NOT NULL", name: "transfers_scope_present", validate: false
 
-  add_foreign_key "memberships", "organizations"
   add_foreign_key "payouts", "currencies", column: "batch", primary_key: "code", on_delete: :nullify
 
   # SQL the dumper cannot express goes through execute, read as SQL.
