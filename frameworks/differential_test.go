@@ -254,3 +254,145 @@ func copyDatabase(t *testing.T, dsn string) string {
 }
 
 var copies atomic.Int64
+
+// prismaDir holds prisma@6.19 and @prisma/adapter-pg (.ci/run installs them
+// there); IDEMCHECK_PRISMA_DIR overrides it.
+func prismaDir() string {
+	if d := os.Getenv("IDEMCHECK_PRISMA_DIR"); d != "" {
+		return d
+	}
+	return "/opt/idemcheck-prisma"
+}
+
+func requirePrisma(t *testing.T) {
+	t.Helper()
+	requireTool(t, "node with prisma@6.19 and @prisma/adapter-pg in "+prismaDir(), func() error {
+		for _, p := range []string{"node_modules/prisma/build/index.js", "node_modules/@prisma/adapter-pg/package.json"} {
+			if _, err := os.Stat(filepath.Join(prismaDir(), p)); err != nil {
+				return err
+			}
+		}
+		_, err := exec.LookPath("node")
+		return err
+	})
+}
+
+// prismaDDL is the SQL that Prisma itself generates for a schema: `prisma
+// migrate diff --from-empty --to-schema-datamodel --script`, with the
+// WebAssembly schema engine (engine: 'js') and the pg adapter. The adapter
+// connects to dsn, though a diff from empty changes nothing there.
+func prismaDDL(t *testing.T, schemaPath, dsn string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "schema.prisma"), src, 0o644))
+	must(os.Symlink(filepath.Join(prismaDir(), "node_modules"), filepath.Join(dir, "node_modules")))
+	config := fmt.Sprintf(`import { defineConfig } from 'prisma/config'
+import { PrismaPg } from '@prisma/adapter-pg'
+export default defineConfig({
+  engine: 'js',
+  experimental: { adapter: true },
+  schema: 'schema.prisma',
+  adapter: async () => new PrismaPg({ connectionString: %q }),
+})
+`, dsn)
+	must(os.WriteFile(filepath.Join(dir, "prisma.config.ts"), []byte(config), 0o644))
+	// Prisma checks for its query engine library, which it would download;
+	// migrate diff does not use it, so an empty file stands in.
+	must(os.WriteFile(filepath.Join(dir, "no-query-engine.so.node"), nil, 0o644))
+	cmd := exec.Command("node", "node_modules/prisma/build/index.js", "migrate", "diff",
+		"--from-empty", "--to-schema-datamodel", "schema.prisma", "--script")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "CHECKPOINT_DISABLE=1", "PRISMA_HIDE_UPDATE_MESSAGE=1",
+		"PRISMA_QUERY_ENGINE_LIBRARY="+filepath.Join(dir, "no-query-engine.so.node"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("prisma migrate diff: %v\n%s", err, stderr.String())
+	}
+	return string(out)
+}
+
+func prismaFixtures(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(fixtureRoot, "prisma", "*.prisma"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Prisma fixtures: %v", err)
+	}
+	return files
+}
+
+// execScript runs a migration script the way Prisma applies one: all of it
+// in one transaction.
+func execScript(t *testing.T, dsn, sql string) error {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "BEGIN;\n"+sql+"\nCOMMIT;", pgx.QueryExecModeSimpleProtocol)
+	return err
+}
+
+// TestPrismaDifferential builds a database from each Prisma fixture with
+// the DDL Prisma 6.19 itself generates, inspects it and compares with lint
+// on the schema file. Then each Prisma SQL-migration fix runs, in one
+// transaction as Prisma runs a migration, on a copy, and must close the
+// finding.
+func TestPrismaDifferential(t *testing.T) {
+	requirePrisma(t)
+	agreed, fixed := 0, 0
+	for _, path := range prismaFixtures(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dsn := pgtest.NewDatabase(t)
+			ddl := prismaDDL(t, path, dsn)
+			if err := execScript(t, dsn, ddl); err != nil {
+				t.Fatalf("Prisma's DDL does not run: %v\n%s", err, ddl)
+			}
+			live, major := inspectDB(t, dsn)
+			findings, replayed, _ := lintSchema(t, path, src, major)
+			agreed += compareLintInspect(t, replayed, live, major)
+			for _, f := range findings {
+				if f.Rule != "nullable-key" || f.Suppressed != nil {
+					continue
+				}
+				for _, fix := range f.Fixes {
+					if !strings.HasPrefix(fix.Title, "Prisma migration") {
+						continue
+					}
+					fresh := copyDatabase(t, dsn)
+					if err := execScript(t, fresh, fix.SQL); err != nil {
+						t.Errorf("%s: the migration %q fails: %v\n%s", f.Pos, fix.Title, err, fix.SQL)
+						continue
+					}
+					after, major := inspectDB(t, fresh)
+					for _, g := range audit.Run(after, eitherRules(), audit.Options{PGVersion: major, Live: true}) {
+						if g.Object == f.Object && g.Rule == f.Rule {
+							t.Errorf("%s: still reported after the migration %q", f.Pos, fix.Title)
+						}
+					}
+					fixed++
+				}
+			}
+		})
+	}
+	if agreed == 0 && !t.Failed() {
+		t.Error("no fixture produced a finding: the comparison proved nothing")
+	}
+	t.Logf("%d findings agreed; %d Prisma SQL migrations closed their finding", agreed, fixed)
+}
