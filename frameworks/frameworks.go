@@ -15,13 +15,15 @@
 package frameworks
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/frameworks/prisma"
 	"github.com/idemcheck/idemcheck/frameworks/rails"
 	"github.com/idemcheck/idemcheck/sqlparse"
@@ -72,17 +74,35 @@ type Source struct {
 // maxSchemaSize bounds one schema file, as for SQL files.
 const maxSchemaSize = 64 << 20
 
-// Read reads and translates the schema file at path. A file that cannot be
-// read is an error naming it; what the file holds that cannot be translated
-// comes back as diagnostics.
-func Read(path string) (*Source, error) {
-	kind := KindOf(path)
-	if kind == "" {
-		return nil, fmt.Errorf("%s: not a schema.rb or .prisma file", path)
+// Read reads and translates a schema: one schema.rb, or the .prisma files
+// of one schema. A file that cannot be read is an error naming it; what a
+// file holds that cannot be translated comes back as diagnostics.
+func Read(paths ...string) (*Source, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no schema file given")
 	}
+	kind := KindOf(paths[0])
+	if kind == "" {
+		return nil, fmt.Errorf("%s: not a schema.rb or .prisma file", paths[0])
+	}
+	var datas [][]byte
+	for _, path := range paths {
+		data, err := readFile(path)
+		if err != nil {
+			return nil, err
+		}
+		datas = append(datas, data)
+	}
+	if kind == Prisma && len(paths) > 1 {
+		return fromPrisma(prisma.ReadFiles(paths, datas)), nil
+	}
+	return Translate(paths[0], kind, datas[0]), nil
+}
+
+func readFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
@@ -92,9 +112,26 @@ func Read(path string) (*Source, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
-	return Translate(path, kind, data), nil
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil, fmt.Errorf("%s: empty file: no schema to check", path)
+	}
+	if strings.IndexByte(string(data), 0) >= 0 {
+		return nil, fmt.Errorf("%s: binary file (NUL byte), not a schema", path)
+	}
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%s: not valid UTF-8", path)
+	}
+	return data, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // Translate translates the content of a schema file of the given kind.
@@ -109,12 +146,16 @@ func Translate(path string, kind Kind, data []byte) *Source {
 			src.Spans = append(src.Spans, audit.Span{Start: sp[0], End: sp[1]})
 		}
 	case Prisma:
-		s := prisma.Read(path, data)
-		src.prisma = s
-		src.Statements, src.Comments, src.Diagnostics = s.Statements, s.Comments, s.Diagnostics
-		for _, sp := range s.Spans {
-			src.Spans = append(src.Spans, audit.Span{Start: sp[0], End: sp[1]})
-		}
+		return fromPrisma(prisma.Read(path, data))
+	}
+	return src
+}
+
+func fromPrisma(s *prisma.Schema) *Source {
+	src := &Source{Path: s.File, Kind: Prisma, prisma: s}
+	src.Statements, src.Comments, src.Diagnostics = s.Statements, s.Comments, s.Diagnostics
+	for _, sp := range s.Spans {
+		src.Spans = append(src.Spans, audit.Span{Start: sp[0], End: sp[1]})
 	}
 	return src
 }
@@ -136,22 +177,4 @@ func (s *Source) Directives() []audit.Directive {
 		comments = append(comments, audit.SourceComment{Text: c.Text, Pos: c.Pos})
 	}
 	return audit.FileDirectives(comments, s.Spans)
-}
-
-// Load reads schema files and replays them into cat, returning the sources
-// (nil for a file that could not be read) and every diagnostic.
-func Load(paths []string, cat *catalog.Catalog) ([]*Source, []sqlparse.Diagnostic) {
-	r := sqlparse.NewReplayer(cat)
-	var out []*Source
-	var diags []sqlparse.Diagnostic
-	for _, p := range paths {
-		src, err := Read(p)
-		if err != nil {
-			diags = append(diags, sqlparse.Diagnostic{Level: sqlparse.Error, Message: err.Error()})
-			continue
-		}
-		out = append(out, src)
-		diags = append(diags, src.Replay(r.Apply)...)
-	}
-	return out, diags
 }
