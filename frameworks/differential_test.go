@@ -20,6 +20,7 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/inspect"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
 // The differentials hold the readers to the frameworks themselves: each
@@ -367,6 +368,23 @@ func TestPrismaDifferential(t *testing.T) {
 			live, major := inspectDB(t, dsn)
 			findings, replayed, _ := lintSchema(t, path, src, major)
 			agreed += compareLintInspect(t, replayed, live, major)
+
+			// The README's recipe for a project without migrations: lint
+			// what migrate diff --script prints. Same findings.
+			fromDDL := catalog.New()
+			r := sqlparse.NewReplayer(fromDDL)
+			for _, st := range sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: "ddl.sql", Layout: sqlparse.LayoutPlain}, Text: ddl}).Statements {
+				for _, d := range r.Apply(st) {
+					if d.Level == sqlparse.Error {
+						t.Errorf("lint of Prisma's DDL: %s", d)
+					}
+				}
+			}
+			opts := audit.Options{PGVersion: major}
+			if a, b := findingKeys(audit.Run(fromDDL, eitherRules(), opts)), findingKeys(audit.Run(replayed, eitherRules(), opts)); !slices.Equal(a, b) {
+				t.Errorf("lint of migrate diff --script and of the schema differ\n DDL:    %s\n schema: %s", strings.Join(a, "\n         "), strings.Join(b, "\n         "))
+			}
+
 			for _, f := range findings {
 				if f.Rule != "nullable-key" || f.Suppressed != nil {
 					continue

@@ -133,7 +133,9 @@ func requiredFix(model *Model, cols []string, f audit.Fix) (audit.Fix, bool) {
 	return audit.Fix{
 		Title:    "Prisma: make " + strings.Join(names, " and ") + " required",
 		SQL:      sql,
-		Caveat:   strings.TrimSpace(f.Caveat + " migrate dev refuses while rows hold NULL: backfill them in the migration it creates (--create-only) before the SET NOT NULL."),
+		Caveat: "Right when a " + model.Name + " without " + strings.Join(names, " or ") + " should not exist. The migration " +
+			"fails while any row holds NULL (the precheck lists them): create it with --create-only and backfill those rows, " +
+			"with values that do not collide, before its SET NOT NULL; make sure the application always sets the field.",
 		Precheck: f.Precheck,
 		Lang:     "prisma",
 	}, true

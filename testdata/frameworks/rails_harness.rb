@@ -4,6 +4,9 @@
 #
 #   ruby rails_harness.rb load SCHEMA_RB DATABASE_URL
 #   ruby rails_harness.rb migrate DATABASE_URL MIGRATION_RB [DATABASE_URL MIGRATION_RB ...]
+#   ruby rails_harness.rb structure SCHEMA_RB DATABASE_URL STRUCTURE_SQL
+#     (loads the schema, then writes db/structure.sql as
+#     `bin/rails db:schema:dump` does with schema_format :sql)
 #
 # Dumps of Rails 7.1 and later use constructs ActiveRecord 6.1 lacks. The
 # shims below give them the meaning the newer Rails gives them, in SQL, and
@@ -114,6 +117,11 @@ case ARGV[0]
 when "load"
   ActiveRecord::Base.establish_connection(ARGV[2])
   load ARGV[1]
+when "structure"
+  ActiveRecord::Base.establish_connection(ARGV[2])
+  load ARGV[1]
+  config = ActiveRecord::Base.connection_db_config
+  ActiveRecord::Tasks::DatabaseTasks.structure_dump(config, ARGV[3])
 when "migrate"
   # Each migration runs on its own database, in one process: starting Ruby
   # and ActiveRecord costs more than the migrations.
