@@ -414,3 +414,48 @@ func TestPrismaDifferential(t *testing.T) {
 	}
 	t.Logf("%d findings agreed; %d Prisma SQL migrations closed their finding", agreed, fixed)
 }
+
+// TestRealSchemas runs the differentials on schema files of real projects,
+// kept out of the repository and of CI: IDEMCHECK_REAL_SCHEMAS names a
+// directory of *schema.rb and *.prisma files.
+func TestRealSchemas(t *testing.T) {
+	dir := os.Getenv("IDEMCHECK_REAL_SCHEMAS")
+	if dir == "" {
+		t.Skip("IDEMCHECK_REAL_SCHEMAS is not set (a directory of real schema.rb and .prisma files)")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dsn := pgtest.NewDatabase(t)
+			switch {
+			case strings.HasSuffix(path, ".rb"):
+				requireActiveRecord(t)
+				if err := runRails(t, "load", path, dsn); err != nil {
+					t.Fatalf("ActiveRecord could not load the schema: %v", err)
+				}
+			case strings.HasSuffix(path, ".prisma"):
+				requirePrisma(t)
+				ddl := prismaDDL(t, path, dsn)
+				if strings.Contains(ddl, "gin_trgm_ops") {
+					// A schema may use pg_trgm's operator classes while its
+					// migrations, not the schema, create the extension.
+					ddl = "CREATE EXTENSION IF NOT EXISTS pg_trgm;\n" + ddl
+				}
+				if err := execScript(t, dsn, ddl); err != nil {
+					t.Fatalf("Prisma's DDL does not run: %v", err)
+				}
+			default:
+				t.Skip("not a schema file")
+			}
+			live, major := inspectDB(t, dsn)
+			findings, replayed, _ := lintSchema(t, path, src, major)
+			n := compareLintInspect(t, replayed, live, major)
+			ix := len(uniqueKeys(live, func(s string) bool { return s == "pg_catalog" || s == "information_schema" }))
+			t.Logf("%s: %d findings agree (%d with suppressions applied), %d unique indexes agree by name and key", filepath.Base(path), n, len(findings), ix)
+		})
+	}
+}

@@ -61,6 +61,20 @@ func lex(src string, lines *ddl.Lines) ([]token, []comment) {
 			text := strings.TrimPrefix(src[i+2:i+end], "/") // doc comments: ///
 			comments = append(comments, comment{text: text, off: i})
 			i += end
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				i = len(src)
+				emit(tError, "unterminated /* comment", start)
+				continue
+			}
+			body := src[i+2 : i+2+end]
+			comments = append(comments, comment{text: body, off: i})
+			// Newlines inside the comment still end a line.
+			i += end + 4
+			if strings.Contains(body, "\n") {
+				toks = append(toks, token{kind: tNewline, text: "\n", off: start, end: i})
+			}
 		case c == '"':
 			i++
 			var sb strings.Builder
