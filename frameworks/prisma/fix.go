@@ -131,8 +131,8 @@ func requiredFix(model *Model, cols []string, f audit.Fix) (audit.Fix, bool) {
 	sql := fmt.Sprintf("// prisma/schema.prisma, model %s:\n%s\n// then: npx prisma migrate dev --name %s",
 		model.Name, strings.Join(edits, "\n"), name)
 	return audit.Fix{
-		Title:    "Prisma: make " + strings.Join(names, " and ") + " required",
-		SQL:      sql,
+		Title: "Prisma: make " + strings.Join(names, " and ") + " required",
+		SQL:   sql,
 		Caveat: "Right when a " + model.Name + " without " + strings.Join(names, " or ") + " should not exist. The migration " +
 			"fails while any row holds NULL (the precheck lists them): create it with --create-only and backfill those rows, " +
 			"with values that do not collide, before its SET NOT NULL; make sure the application always sets the field.",
