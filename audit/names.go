@@ -54,6 +54,9 @@ func (x *nameIndex) constraintExists(s *catalog.Schema, name string) bool {
 					set[ix.Constraint] = true
 				}
 			}
+			for _, fk := range t.ForeignKeys {
+				set[fk.Name] = true
+			}
 		}
 		x.constraints[s] = set
 	}
