@@ -1,0 +1,326 @@
+package audit
+
+import (
+	"strings"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// This file is the "Unique when present" reasoning of RULES.md: for each
+// nullable key part c of a unique index, what the other key parts leave
+// the rows where c is NULL. When they only scope such a row (a parent, a
+// tenant, a discriminator), the index reads "c is unique within its scope
+// when present": optional-unique. When one of them still identifies the
+// row (an address, a transaction id, a name), two such rows are duplicates
+// and the index has a hole: nullable-key.
+
+// role is what a key part does for the rows of its index.
+type role int
+
+const (
+	// roleIdentity identifies the row: an address, a transaction id, a
+	// name, a number, a date. The default when nothing says otherwise.
+	roleIdentity role = iota
+	// roleScope places the row under a parent or tenant.
+	roleScope
+	// roleDiscriminator sorts rows into a few kinds.
+	roleDiscriminator
+)
+
+// partRole is a key part's role and the evidence for it, in words that fit
+// "... is <why>" ("a foreign key to accounts", "named like a kind").
+type partRole struct {
+	role role
+	why  string
+}
+
+// reading is what the rows where one nullable key part is NULL are left
+// with.
+type reading struct {
+	part catalog.IndexPart
+	// identity is the other key part that still identifies such a row, with
+	// why; nil when the other parts only scope it.
+	identity *catalog.IndexPart
+	why      string
+	// arc names the columns a CHECK makes non-NULL when the part is NULL:
+	// such a row is of another kind, identified by them.
+	arc []string
+}
+
+func (r reading) optional() bool { return r.identity == nil && len(r.arc) == 0 }
+
+// readPart judges one nullable key part c of ix.
+func readPart(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) reading {
+	r := reading{part: c}
+	if len(ix.Parts) < 2 {
+		return r // a single part has nothing beside it: unique when present
+	}
+	if r.arc = arcIntent(t, c); len(r.arc) > 0 {
+		return r
+	}
+	for _, p := range ix.Parts {
+		if samePart(p, c) {
+			continue
+		}
+		if pr := roleOf(t, p, claim); pr.role == roleIdentity {
+			p := p
+			r.identity, r.why = &p, pr.why
+			return r
+		}
+	}
+	return r
+}
+
+// roleOf judges a key part: structure first (a foreign key, the column's
+// type, a CHECK listing its values), then its name. In a claim or dedupe
+// table a reference to another row is the claimed target, so identity.
+func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
+	col := p.Column
+	if col == "" {
+		cols := p.Columns()
+		if len(cols) == 0 {
+			return partRole{roleScope, "a constant"}
+		}
+		if len(cols) > 1 {
+			return partRole{roleIdentity, "an expression over several columns"}
+		}
+		col = cols[0]
+	}
+	words := nameTokens(col)
+	reference := len(words) > 1 && oneOf(words[len(words)-1], referenceSuffixes) && !anyOf(words, identityIDWords)
+	if fk := t.ForeignKeyOn(col); fk != nil {
+		if claim {
+			return partRole{roleIdentity, "the claimed " + refWords(fk) + " in a claim table"}
+		}
+		return partRole{roleScope, refWords(fk)}
+	}
+	if c := t.Column(col); c != nil {
+		switch {
+		case c.Enum:
+			return partRole{roleDiscriminator, "an enum"}
+		case isBoolean(t, c):
+			return partRole{roleDiscriminator, "a boolean"}
+		case listedValues(t, col):
+			return partRole{roleDiscriminator, "limited by a CHECK to a few values"}
+		}
+	}
+	switch {
+	case reference && claim:
+		return partRole{roleIdentity, "the claimed row in a claim table"}
+	case reference:
+		return partRole{roleScope, "named like a reference to a parent row"}
+	case discriminatorName(words):
+		return partRole{roleDiscriminator, "named like a kind"}
+	case anyOf(words, scopeWords) && !anyOf(words, identityIDWords):
+		if claim {
+			return partRole{roleIdentity, "the claimed owner in a claim table"}
+		}
+		return partRole{roleScope, "named like a parent or tenant"}
+	}
+	return partRole{roleIdentity, "an identity value"}
+}
+
+func refWords(fk *catalog.ForeignKey) string {
+	ref := fk.RefTable
+	if i := strings.IndexByte(ref, '.'); i >= 0 && ref[:i] == "public" {
+		ref = ref[i+1:]
+	}
+	if ref == "" {
+		return "a foreign key"
+	}
+	return "a foreign key to " + ref
+}
+
+func discriminatorName(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	last := words[len(words)-1]
+	if oneOf(last, discriminatorWords) {
+		return true
+	}
+	return len(words) > 1 && oneOf(words[0], taskWords) && oneOf(last, nameWords)
+}
+
+// isBoolean reports whether the column is boolean, directly or through a
+// domain.
+func isBoolean(t *catalog.Table, c *catalog.Column) bool {
+	return c.Type == "boolean" || c.Type == "bool"
+}
+
+// listedValues reports whether a CHECK of t limits col to listed values
+// (col IN (...), col = ANY (ARRAY[...]), col = 'a' OR col = 'b'). A NOT
+// VALID one counts too: it states what the column is for.
+func listedValues(t *catalog.Table, col string) bool {
+	for _, ck := range t.Checks {
+		for _, conj := range catalog.Conjuncts(ck.Expr) {
+			if listsValues(conj, col) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func listsValues(e catalog.Expr, col string) bool {
+	switch x := e.(type) {
+	case *catalog.Compare:
+		return (x.Op == "IN" || x.Op == "= ANY") && isColumn(x.Left, col)
+	case *catalog.Or:
+		for _, a := range x.Args {
+			cmp, ok := a.(*catalog.Compare)
+			if !ok || cmp.Op != "=" || !isColumn(cmp.Left, col) {
+				if !listsValues(a, col) {
+					return false
+				}
+			}
+		}
+		return len(x.Args) > 0
+	}
+	return false
+}
+
+// isColumn reports whether e is col, perhaps behind casts.
+func isColumn(e catalog.Expr, col string) bool {
+	for {
+		switch x := e.(type) {
+		case *catalog.ColumnRef:
+			return x.Name == col
+		case *catalog.Func:
+			if !x.Cast || len(x.Args) != 1 {
+				return false
+			}
+			e = x.Args[0]
+		default:
+			return false
+		}
+	}
+}
+
+// arcIntent lists the columns a CHECK of t (validated or not: it states
+// the design either way) forces non-NULL whenever c is NULL.
+func arcIntent(t *catalog.Table, c catalog.IndexPart) []string {
+	var out []string
+	for _, col := range t.Columns {
+		if len(arcChecksFor(t, c, col)) > 0 {
+			out = append(out, col.Name)
+		}
+	}
+	return out
+}
+
+// arcChecks are the CHECKs of t that make another nullable column non-NULL
+// whenever c is NULL.
+func arcChecks(t *catalog.Table, c catalog.IndexPart) []*catalog.Check {
+	var out []*catalog.Check
+	for _, col := range t.Columns {
+		for _, ck := range arcChecksFor(t, c, col) {
+			if !containsCheck(out, ck) {
+				out = append(out, ck)
+			}
+		}
+	}
+	return out
+}
+
+func arcChecksFor(t *catalog.Table, c catalog.IndexPart, col *catalog.Column) []*catalog.Check {
+	if samePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
+		return nil
+	}
+	assume := env{partExpr(c).String(): isNull}
+	target := &catalog.ColumnRef{Name: col.Name}
+	var out []*catalog.Check
+	for _, ck := range t.Checks {
+		if checkForces(ck.Expr, target, assume) {
+			out = append(out, ck)
+		}
+	}
+	return out
+}
+
+func containsCheck(list []*catalog.Check, ck *catalog.Check) bool {
+	for _, x := range list {
+		if x == ck {
+			return true
+		}
+	}
+	return false
+}
+
+// claimTable reports whether t is a claim or dedupe table: its name says
+// so, or the name a person gave one of its unique indexes does. The words a
+// generated index name takes from its table and key columns do not count:
+// Prisma's TaskRun_runtimeEnvironmentId_taskIdentifier_idempotencyKey_key
+// says nothing about the table.
+func claimTable(t *catalog.Table) bool {
+	if containsAny(t.Name, claimWords) {
+		return true
+	}
+	for _, ix := range t.UniqueIndexes() {
+		if containsAny(chosenWords(t, ix), claimWords) {
+			return true
+		}
+	}
+	return false
+}
+
+// chosenWords is what is left of an index name once the table's name and
+// the names of its key columns are taken out: the words a person chose.
+// A name cut at 63 bytes also loses the start of a column name at its end.
+func chosenWords(t *catalog.Table, ix *catalog.Index) string {
+	name := strings.ToLower(ix.Name)
+	names := []string{strings.ToLower(t.Name)}
+	for _, p := range ix.Parts {
+		for _, c := range p.Columns() {
+			names = append(names, strings.ToLower(c))
+		}
+	}
+	for _, c := range ix.Include {
+		names = append(names, strings.ToLower(c))
+	}
+	for _, n := range names {
+		name = strings.ReplaceAll(name, n, " ")
+	}
+	if len(ix.Name) >= maxIdent {
+		for _, n := range names[1:] {
+			for k := len(n) - 1; k >= 3; k-- {
+				if strings.HasSuffix(name, n[:k]) {
+					name = strings.TrimSuffix(name, n[:k])
+					break
+				}
+			}
+		}
+	}
+	return name
+}
+
+// readHole judges every uncovered nullable part of a hole.
+func readParts(t *catalog.Table, ix *catalog.Index, parts []catalog.IndexPart) []reading {
+	claim := claimTable(t)
+	out := make([]reading, len(parts))
+	for i, p := range parts {
+		out[i] = readPart(t, ix, p, claim)
+	}
+	return out
+}
+
+// requestKeyed reports whether a key part of ix that is never NULL is an
+// identity named like a request, event or transaction id: the index
+// deduplicates requests, and a hole in it is a duplicate effect.
+func requestKeyed(t *catalog.Table, ix *catalog.Index) bool {
+	claim := claimTable(t)
+	for _, p := range ix.Parts {
+		if !NullSafe(t, ix, p, nil).Safe {
+			continue
+		}
+		if roleOf(t, p, claim).role != roleIdentity {
+			continue
+		}
+		for _, c := range p.Columns() {
+			if anyOf(nameTokens(c), requestIDWords) {
+				return true
+			}
+		}
+	}
+	return false
+}
