@@ -27,8 +27,8 @@ var (
 	taskWords = []string{"task", "job", "queue", "workflow", "event", "action", "operation", "step", "topic"}
 	nameWords = []string{"name", "identifier", "slug"}
 
-	// scopeWords name a parent or tenant without an id suffix ("account",
-	// "namespace").
+	// scopeWords end the name of a parent or tenant without an id suffix
+	// ("account", "namespace").
 	scopeWords = []string{"tenant", "org", "organization", "organisation", "account", "workspace", "team",
 		"project", "namespace", "scope", "realm", "owner", "parent", "customer", "user", "company", "group"}
 
@@ -125,7 +125,7 @@ func wordListsDoc() string {
 	line("claim or dedupe table (table name, or an index name a person chose; fragments)", claimWords)
 	line("discriminator (last word of the column name)", discriminatorWords)
 	line("discriminator, a task name (first word, then last word)", append(append([]string(nil), taskWords...), append([]string{"+"}, nameWords...)...))
-	line("scope, a parent or tenant (a word of the name)", scopeWords)
+	line("scope, a parent or tenant (last word of the name)", scopeWords)
 	line("scope, a reference to a parent row (last word)", referenceSuffixes)
 	line("identity although it ends in id: a value from outside, or the row's own number (a word of the name)", identityIDWords)
 	line("error: a key part that is never NULL names a request or event (a word of the name)", requestIDWords)

@@ -119,10 +119,12 @@ func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
 	return arbiterHole(t, q, arbiters, f, head)
 }
 
-// writtenIndexes are the valid unique indexes of t whose every key column
-// the statement writes: without a conflict target they are the arbiters
-// that can refuse a repeat. An index over a column the statement leaves to
-// its default (a serial id, a random uuid) never sees the same key twice.
+// writtenIndexes are the valid unique indexes of t over the columns the
+// statement writes or leaves NULL: without a conflict target they are the
+// arbiters that can refuse a repeat. A NOT NULL column the statement leaves
+// out gets a default, which for a key is a serial id or a random uuid: an
+// index over it never sees the same key twice. A nullable column left out
+// is NULL, and an index over it is the claim with its hole.
 func writtenIndexes(t *catalog.Table, q catalog.Query) []*catalog.Index {
 	var out []*catalog.Index
 	for _, ix := range t.UniqueIndexes() {
@@ -132,7 +134,8 @@ func writtenIndexes(t *catalog.Table, q catalog.Query) []*catalog.Index {
 		all := true
 		for _, p := range ix.Parts {
 			for _, c := range p.Columns() {
-				if _, written := q.Inserted(t, c); !written {
+				col := t.Column(c)
+				if _, written := q.Inserted(t, c); !written && (col == nil || col.IsNotNull()) {
 					all = false
 				}
 			}
@@ -191,7 +194,7 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 	}
 	which := "the arbiter"
 	if len(q.Target) == 0 && q.Constraint == "" {
-		which = "without a conflict target the arbiters are the unique indexes over the columns it writes, and"
+		which = "without a conflict target the arbiters are the unique indexes over the columns it writes or leaves NULL, and"
 	}
 	f.Message = fmt.Sprintf("%s: %s %s lets %s be NULL, and when it is the conflict never fires: %s",
 		head, which, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)

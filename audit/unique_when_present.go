@@ -111,7 +111,7 @@ func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 		return partRole{roleScope, "named like a reference to a parent row"}
 	case discriminatorName(words):
 		return partRole{roleDiscriminator, "named like a kind"}
-	case anyOf(words, scopeWords) && !anyOf(words, identityIDWords):
+	case len(words) > 0 && oneOf(words[len(words)-1], scopeWords):
 		if claim {
 			return partRole{roleIdentity, "the claimed owner in a claim table"}
 		}
