@@ -23,7 +23,7 @@ var (
 	discriminatorWords = []string{"kind", "type", "category", "status", "state", "role", "level", "mode", "tier",
 		"stage", "phase", "channel", "platform", "provider", "source", "currency", "locale", "lang", "language",
 		"region", "env", "environment", "action", "operation", "method", "format", "queue", "topic", "task",
-		"variant", "flag"}
+		"variant"}
 	taskWords = []string{"task", "job", "queue", "workflow", "event", "action", "operation", "step", "topic"}
 	nameWords = []string{"name", "identifier", "slug"}
 
@@ -115,20 +115,49 @@ func containsAny(s string, fragments []string) bool {
 	return false
 }
 
-// wordListsDoc is the part of optional-unique's doc that shows the lists.
+// wordListsDoc is the part of optional-unique's doc that shows the lists,
+// each under what it decides, wrapped like the rest of the doc.
 func wordListsDoc() string {
 	var b strings.Builder
-	line := func(label string, words []string) {
-		b.WriteString("  " + label + ": " + strings.Join(words, ", ") + "\n")
+	list := func(label string, words []string) {
+		b.WriteString(wrapWords("- ", "  ", strings.Fields(label+":")))
+		for i := range words[:len(words)-1] {
+			words[i] += ","
+		}
+		b.WriteString(wrapWords("    ", "    ", words))
 	}
-	b.WriteString("Name lists, read only where the structure cannot tell (one place: audit/keywords.go):\n")
-	line("claim or dedupe table (table name, or an index name a person chose; fragments)", claimWords)
-	line("discriminator (last word of the column name)", discriminatorWords)
-	line("discriminator, a task name (first word, then last word)", append(append([]string(nil), taskWords...), append([]string{"+"}, nameWords...)...))
-	line("scope, a parent or tenant (last word of the name)", scopeWords)
-	line("scope, a reference to a parent row (last word)", referenceSuffixes)
-	line("identity although it ends in id: a value from outside, or the row's own number (a word of the name)", identityIDWords)
-	line("error: a key part that is never NULL names a request or event (a word of the name)", requestIDWords)
-	line("optional idempotency key: the finding describes a fallback key (fragments)", idempotencyKeyWords)
+	b.WriteString("The name lists, read only where the structure cannot tell (one place in the\n" +
+		"source: audit/keywords.go). Names are split into words at _ and camelCase humps.\n\n")
+	list("a claim or dedupe table, when the table's name or an index name a person chose contains",
+		append([]string(nil), claimWords...))
+	list("a discriminator, when the column's last word is", append([]string(nil), discriminatorWords...))
+	list("a task name (a discriminator), when the first word is one of "+strings.Join(taskWords, ", ")+
+		" and the last one of", append([]string(nil), nameWords...))
+	list("a parent or tenant (scope), when the last word is", append([]string(nil), scopeWords...))
+	list("a reference to a parent row (scope), when the last word is", append([]string(nil), referenceSuffixes...))
+	list("an identity although it ends in id (a value from outside, or the row's own number), when a word is",
+		append([]string(nil), identityIDWords...))
+	list("nullable-key is an error when a key part that is never NULL has a word",
+		append([]string(nil), requestIDWords...))
+	list("the optional part is an idempotency key (the finding gives the fallback-key design) when it contains",
+		append([]string(nil), idempotencyKeyWords...))
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// wrapWords lays words out in lines of at most 84 characters, the first
+// behind first, the others behind rest.
+func wrapWords(first, rest string, words []string) string {
+	var b strings.Builder
+	line, empty := first, true
+	for _, w := range words {
+		if !empty && len(line)+1+len(w) > 84 {
+			b.WriteString(line + "\n")
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line, empty = line+w, false
+	}
+	return b.String() + line + "\n"
 }

@@ -26,10 +26,16 @@ parts leave the rows where it is NULL:
   UNIQUE (scope_id, name) with an optional name says "a name is unique within its
   scope when there is one"; rows without a name have nothing to deduplicate.
 
+Structure decides before names (a foreign key, an enum or boolean type, a CHECK
+listing the values); the name lists used where it cannot tell are shown by
+idemcheck rules optional-unique.
+
 A key part is safe when the column is NOT NULL, when a validated CHECK rejects NULL
 in it (a CHECK passes on NULL, so CHECK (k > 0) does not), when the index's WHERE
 clause rejects NULL in it, or when another unique index covers the rows where it is
-NULL (the portable split, or the other arm of an exclusive arc).
+NULL (the portable split, or the other arm of an exclusive arc). A partial index
+WHERE c IS NOT NULL on its own key part c says "unique when present" explicitly and
+is silent.
 
 The severity is error in a claim or dedupe table (its name, or an index name a
 person chose, says idempot, dedup, duplicat, claim or guard; the words a generated

@@ -198,7 +198,7 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 	}
 	f.Message = fmt.Sprintf("%s: %s %s lets %s be NULL, and when it is the conflict never fires: %s",
 		head, which, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)
-	if findHole(t, ix).narrow(true) == nil {
+	if h := findHole(t, ix); h != nil && h.narrow(true) == nil {
 		f.Notes = append(f.Notes, "the index alone reads as unique when present (optional-unique), but this statement "+
 			"claims the rows where "+englishList(partList(nullable), "or")+" is NULL: usage outranks shape")
 	}

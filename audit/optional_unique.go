@@ -30,8 +30,9 @@ Unique when present, or a hole? Look at the rows where the part is NULL:
   per repo.
 - a hole (nullable-key): another key part still identifies the row (an address,
   a transaction id, a name beside a nullable tenant), so two such rows are
-  duplicates. In a claim or dedupe table a foreign key part is the claimed
-  target, so it identifies too.
+  duplicates. In UNIQUE (account_id, kind, address, namespace) a claim without a
+  namespace is still the claim (account_id, kind, address). In a claim or dedupe
+  table a foreign key part is the claimed target, so it identifies too.
 
 Usage outranks shape: an INSERT ... ON CONFLICT claim that can leave the part NULL
 is a hole whatever the index alone reads as (on-conflict-hole).
@@ -47,6 +48,7 @@ on NULL semantics.
 Structure decides first: a foreign key or a parent or tenant id scopes, an enum, a
 boolean or a CHECK listing the allowed values discriminates, and everything else
 (text, numbers, dates) identifies.
+
 ` + wordListsDoc(),
 	Bad: `CREATE TABLE users (
     id bigint PRIMARY KEY,

@@ -32,6 +32,9 @@ const (
 type partRole struct {
 	role role
 	why  string
+	// claimed is set for a reference that identifies only because the
+	// table is a claim or dedupe table.
+	claimed bool
 }
 
 // reading is what the rows where one nullable key part is NULL are left
@@ -42,6 +45,7 @@ type reading struct {
 	// why; nil when the other parts only scope it.
 	identity *catalog.IndexPart
 	why      string
+	claimed  bool
 	// arc names the columns a CHECK makes non-NULL when the part is NULL:
 	// such a row is of another kind, identified by them.
 	arc []string
@@ -58,14 +62,19 @@ func readPart(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bo
 	if r.arc = arcIntent(t, c); len(r.arc) > 0 {
 		return r
 	}
+	// The part named in the note is the plainest identity: an address
+	// rather than a foreign key that identifies only in a claim table.
 	for _, p := range ix.Parts {
 		if samePart(p, c) {
 			continue
 		}
-		if pr := roleOf(t, p, claim); pr.role == roleIdentity {
+		pr := roleOf(t, p, claim)
+		if pr.role != roleIdentity {
+			continue
+		}
+		if r.identity == nil || (r.claimed && !pr.claimed) {
 			p := p
-			r.identity, r.why = &p, pr.why
-			return r
+			r.identity, r.why, r.claimed = &p, pr.why, pr.claimed
 		}
 	}
 	return r
@@ -79,10 +88,10 @@ func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 	if col == "" {
 		cols := p.Columns()
 		if len(cols) == 0 {
-			return partRole{roleScope, "a constant"}
+			return partRole{role: roleScope, why: "a constant"}
 		}
 		if len(cols) > 1 {
-			return partRole{roleIdentity, "an expression over several columns"}
+			return partRole{role: roleIdentity, why: "an expression over several columns"}
 		}
 		col = cols[0]
 	}
@@ -90,34 +99,34 @@ func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 	reference := len(words) > 1 && oneOf(words[len(words)-1], referenceSuffixes) && !anyOf(words, identityIDWords)
 	if fk := t.ForeignKeyOn(col); fk != nil {
 		if claim {
-			return partRole{roleIdentity, "the claimed " + refWords(fk) + " in a claim table"}
+			return partRole{role: roleIdentity, why: "the claimed target in a claim table (" + refWords(fk) + ")", claimed: true}
 		}
-		return partRole{roleScope, refWords(fk)}
+		return partRole{role: roleScope, why: refWords(fk)}
 	}
 	if c := t.Column(col); c != nil {
 		switch {
 		case c.Enum:
-			return partRole{roleDiscriminator, "an enum"}
+			return partRole{role: roleDiscriminator, why: "an enum"}
 		case isBoolean(t, c):
-			return partRole{roleDiscriminator, "a boolean"}
+			return partRole{role: roleDiscriminator, why: "a boolean"}
 		case listedValues(t, col):
-			return partRole{roleDiscriminator, "limited by a CHECK to a few values"}
+			return partRole{role: roleDiscriminator, why: "limited by a CHECK to a few values"}
 		}
 	}
 	switch {
 	case reference && claim:
-		return partRole{roleIdentity, "the claimed row in a claim table"}
+		return partRole{role: roleIdentity, why: "the claimed target in a claim table (named like a reference)", claimed: true}
 	case reference:
-		return partRole{roleScope, "named like a reference to a parent row"}
+		return partRole{role: roleScope, why: "named like a reference to a parent row"}
 	case discriminatorName(words):
-		return partRole{roleDiscriminator, "named like a kind"}
+		return partRole{role: roleDiscriminator, why: "named like a kind"}
 	case len(words) > 0 && oneOf(words[len(words)-1], scopeWords):
 		if claim {
-			return partRole{roleIdentity, "the claimed owner in a claim table"}
+			return partRole{role: roleIdentity, why: "the claimed target in a claim table (named like a parent or tenant)", claimed: true}
 		}
-		return partRole{roleScope, "named like a parent or tenant"}
+		return partRole{role: roleScope, why: "named like a parent or tenant"}
 	}
-	return partRole{roleIdentity, "an identity value"}
+	return partRole{role: roleIdentity, why: "an identity value"}
 }
 
 func refWords(fk *catalog.ForeignKey) string {

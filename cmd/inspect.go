@@ -263,6 +263,8 @@ func dataNotes(d *audit.DataCounts) []string {
 		switch {
 		case p.NullRowsSkipped != "":
 			fmt.Fprintf(&b, "NULL count skipped (%s)", p.NullRowsSkipped)
+		case p.NullRows == 0 && p.RowsSkipped == "" && p.Rows == 0:
+			b.WriteString("the index covers no row yet")
 		case p.NullRows == 0 && p.RowsSkipped == "":
 			fmt.Fprintf(&b, "no row of the %d the index covers holds NULL", p.Rows)
 		case p.NullRows == 0:

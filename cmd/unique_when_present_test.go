@@ -79,3 +79,18 @@ func TestMinSeverityFlag(t *testing.T) {
 	assertCode(t, r, ExitUsage)
 	assertContains(t, "stderr", r.stder, `unknown --min-severity "notice" (want error, warning, info)`)
 }
+
+// The two rule docs tell a hole from unique when present with an example of
+// each, say that the partial form is silent, and optional-unique shows the
+// name lists the reasoning falls back on.
+func TestRulesDocsTellHoleFromUniqueWhenPresent(t *testing.T) {
+	for _, id := range []string{"nullable-key", "optional-unique"} {
+		r := run(t, "rules", id)
+		assertCode(t, r, ExitOK)
+		assertContains(t, id, r.stdout, "UNIQUE (account_id, kind, address, namespace)", "UNIQUE (scope_id, name)",
+			"WHERE", "IS NOT NULL", "explicit")
+	}
+	r := run(t, "rules", "optional-unique")
+	assertContains(t, "optional-unique", r.stdout, "audit/keywords.go",
+		"idempot, dedup, duplicat, claim, guard", "kind, type, category, status", "sequential")
+}
