@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -93,4 +94,58 @@ func TestRulesDocsTellHoleFromUniqueWhenPresent(t *testing.T) {
 	r := run(t, "rules", "optional-unique")
 	assertContains(t, "optional-unique", r.stdout, "audit/keywords.go",
 		"idempot, dedup, duplicat, claim, guard", "kind, type, category, status", "sequential")
+}
+
+// The seed's charge claim stays an error; its first fix keeps NULL
+// meaningful: NULLS NOT DISTINCT at the default --pg-version, the partial
+// split with --pg-version 14, and NOT NULL last in both.
+func TestChargeClaimFirstFixByVersion(t *testing.T) {
+	for version, want := range map[string]string{
+		"":   "rebuild charge_claims_unique_claim NULLS NOT DISTINCT (PostgreSQL 15 and later)",
+		"14": "add a partial unique index for rows where namespace is NULL",
+	} {
+		args := []string{"lint", "--format", "json", "--rule", "nullable-key"}
+		if version != "" {
+			args = append(args, "--pg-version", version)
+		}
+		r := run(t, append(args, "../testdata/examples/payments")...)
+		var doc struct {
+			Findings []struct {
+				Severity, Object string
+				Fixes            []struct{ Title string }
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range doc.Findings {
+			if f.Object != "public.charge_claims.charge_claims_unique_claim" {
+				continue
+			}
+			found = true
+			last := f.Fixes[len(f.Fixes)-1].Title
+			if f.Severity != "error" || f.Fixes[0].Title != want || last != "make namespace NOT NULL" {
+				t.Errorf("--pg-version %q: %s, fixes %v; want error, %q first and NOT NULL last", version, f.Severity, f.Fixes, want)
+			}
+		}
+		if !found {
+			t.Errorf("--pg-version %q: the charge claim is not reported", version)
+		}
+	}
+}
+
+// An optional-unique finding offers no fix that adds uniqueness, so
+// --fix-sql writes nothing for it.
+func TestFixSQLWritesNothingForOptionalUnique(t *testing.T) {
+	out := t.TempDir() + "/fixes.sql"
+	r := run(t, "lint", "--fix-sql", out, "../testdata/rules/optional-unique/prisma_idempotency_key.sql")
+	assertCode(t, r, ExitOK)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "-- Nothing to fix.") || strings.Contains(string(data), "CREATE") {
+		t.Errorf("--fix-sql for an optional-unique finding:\n%s", data)
+	}
 }
