@@ -12,6 +12,9 @@ import (
 type hole struct {
 	Table *catalog.Table
 	Index *catalog.Index
+	// cat is the catalog the hole was found in, nil when the caller had
+	// none at hand.
+	cat *catalog.Catalog
 	// Parts are the key parts that may be NULL and that no other index covers.
 	Parts []catalog.IndexPart
 	// Readings say, for each of Parts in order, what the rows where it is
@@ -32,7 +35,7 @@ func (h *hole) narrow(identity bool) *hole {
 	if h == nil {
 		return nil
 	}
-	out := &hole{Table: h.Table, Index: h.Index, NotValid: h.NotValid}
+	out := &hole{Table: h.Table, Index: h.Index, cat: h.cat, NotValid: h.NotValid}
 	for i, r := range h.Readings {
 		if r.optional() != identity {
 			out.Parts = append(out.Parts, h.Parts[i])
@@ -68,8 +71,12 @@ func checkedIndexes(cat *catalog.Catalog, fn func(*catalog.Table, *catalog.Index
 // reading, or nil. A part whose NULL rows keep an identity is covered when
 // other indexes stop their duplicates; rows where an optional part is NULL
 // as well have nothing left to identify them and need no cover.
-func findHole(t *catalog.Table, ix *catalog.Index) *hole {
-	h := &hole{Table: t, Index: ix}
+func findHole(t *catalog.Table, ix *catalog.Index) *hole { return findHoleIn(nil, t, ix) }
+
+// findHoleIn is findHole with the catalog at hand, which lets a domain
+// over boolean read as a boolean.
+func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole {
+	h := &hole{Table: t, Index: ix, cat: cat}
 	var nullable []catalog.IndexPart
 	var notValid [][]string
 	for _, p := range ix.Parts {
@@ -79,7 +86,7 @@ func findHole(t *catalog.Table, ix *catalog.Index) *hole {
 			notValid = append(notValid, proof.NotValid)
 		}
 	}
-	readings := readParts(t, ix, nullable)
+	readings := readParts(cat, t, ix, nullable)
 	var optional []catalog.IndexPart
 	for _, r := range readings {
 		if r.optional() {
@@ -268,8 +275,8 @@ func partIn(p catalog.IndexPart, parts []catalog.IndexPart) bool {
 // dedupe table, or when a key part that is never NULL is a request, event
 // or transaction id; warning otherwise. The nullable part's own name never
 // makes it an error: "idempotency_key may be NULL" argues for intent.
-func holeSeverity(t *catalog.Table, ix *catalog.Index) Severity {
-	if claimTable(t) || requestKeyed(t, ix) {
+func holeSeverity(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) Severity {
+	if claimTable(t) || requestKeyed(cat, t, ix) {
 		return Error
 	}
 	return Warning

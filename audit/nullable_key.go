@@ -71,7 +71,7 @@ func runNullableKey(p *Pass) {
 		if len(ix.Parts) < 2 {
 			return
 		}
-		h := findHole(t, ix).narrow(true)
+		h := findHoleIn(p.Catalog, t, ix).narrow(true)
 		if h == nil {
 			return
 		}
@@ -79,7 +79,7 @@ func runNullableKey(p *Pass) {
 		f.Message = holeMessage(h)
 		f.Notes = append(readingNotes(h), f.Notes...)
 		f.Fixes = holeFixes(p, h)
-		p.Report(f.WithSeverity(holeSeverity(t, ix)))
+		p.Report(f.WithSeverity(holeSeverity(p.Catalog, t, ix)))
 	})
 }
 

@@ -49,7 +49,7 @@ Structure decides first: a foreign key or a parent or tenant id scopes, an enum,
 boolean or a CHECK listing the allowed values discriminates, and everything else
 (text, numbers, dates) identifies.
 
-` + wordListsDoc(),
+` + uniqueWhenPresentWords(),
 	Bad: `CREATE TABLE users (
     id bigint PRIMARY KEY,
     external_ref text
@@ -68,7 +68,7 @@ CREATE UNIQUE INDEX users_external_ref ON users (external_ref)
 
 func runOptionalUnique(p *Pass) {
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
-		h := findHole(t, ix).narrow(false)
+		h := findHoleIn(p.Catalog, t, ix).narrow(false)
 		if h == nil {
 			return
 		}
@@ -126,7 +126,7 @@ func intendedWords(h *hole, scope []string) string {
 	c := h.Parts[0]
 	col := h.Table.Column(c.Column)
 	switch {
-	case len(h.Parts) == 1 && col != nil && isBoolean(h.Table, col) && len(scope) > 0:
+	case len(h.Parts) == 1 && col != nil && booleanColumn(h.cat, col) && len(scope) > 0:
 		return "intended when " + c.Column + " is TRUE or NULL: then at most one row per " +
 			englishList(scope, "and") + " has it TRUE"
 	case len(h.Parts) == 1 && optionalKey(c):
@@ -161,7 +161,7 @@ func optionalNotes(h *hole) []string {
 			if partIn(p, h.Parts) {
 				continue
 			}
-			why = append(why, partWords(p)+" is "+roleOf(t, p, claim).why)
+			why = append(why, partWords(p)+" is "+roleOf(h.cat, t, p, claim).why)
 		}
 		if len(why) > 0 {
 			notes = append(notes, "read as unique when present because the other key parts only scope the row: "+

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -54,7 +55,7 @@ type reading struct {
 func (r reading) optional() bool { return r.identity == nil && len(r.arc) == 0 }
 
 // readPart judges one nullable key part c of ix.
-func readPart(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) reading {
+func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) reading {
 	r := reading{part: c}
 	if len(ix.Parts) < 2 {
 		return r // a single part has nothing beside it: unique when present
@@ -68,7 +69,7 @@ func readPart(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bo
 		if samePart(p, c) {
 			continue
 		}
-		pr := roleOf(t, p, claim)
+		pr := roleOf(cat, t, p, claim)
 		if pr.role != roleIdentity {
 			continue
 		}
@@ -83,7 +84,7 @@ func readPart(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bo
 // roleOf judges a key part: structure first (a foreign key, the column's
 // type, a CHECK listing its values), then its name. In a claim or dedupe
 // table a reference to another row is the claimed target, so identity.
-func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
+func roleOf(cat *catalog.Catalog, t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 	col := p.Column
 	if col == "" {
 		cols := p.Columns()
@@ -95,8 +96,8 @@ func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 		}
 		col = cols[0]
 	}
-	words := nameTokens(col)
-	reference := len(words) > 1 && oneOf(words[len(words)-1], referenceSuffixes) && !anyOf(words, identityIDWords)
+	words := nameWords(col)
+	reference := len(words) > 1 && slices.Contains(referenceSuffixes, words[len(words)-1]) && !anyWord(words, identityIDWords)
 	if fk := t.ForeignKeyOn(col); fk != nil {
 		if claim {
 			return partRole{role: roleIdentity, why: "the claimed target in a claim table (" + refWords(fk) + ")", claimed: true}
@@ -107,7 +108,7 @@ func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 		switch {
 		case c.Enum:
 			return partRole{role: roleDiscriminator, why: "an enum"}
-		case isBoolean(t, c):
+		case booleanColumn(cat, c):
 			return partRole{role: roleDiscriminator, why: "a boolean"}
 		case listedValues(t, col):
 			return partRole{role: roleDiscriminator, why: "limited by a CHECK to a few values"}
@@ -120,7 +121,7 @@ func roleOf(t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
 		return partRole{role: roleScope, why: "named like a reference to a parent row"}
 	case discriminatorName(words):
 		return partRole{role: roleDiscriminator, why: "named like a kind"}
-	case len(words) > 0 && oneOf(words[len(words)-1], scopeWords):
+	case len(words) > 0 && slices.Contains(scopeWords, words[len(words)-1]):
 		if claim {
 			return partRole{role: roleIdentity, why: "the claimed target in a claim table (named like a parent or tenant)", claimed: true}
 		}
@@ -145,15 +146,19 @@ func discriminatorName(words []string) bool {
 		return false
 	}
 	last := words[len(words)-1]
-	if oneOf(last, discriminatorWords) {
+	if slices.Contains(discriminatorWords, last) {
 		return true
 	}
-	return len(words) > 1 && oneOf(words[0], taskWords) && oneOf(last, nameWords)
+	return len(words) > 1 && slices.Contains(taskWords, words[0]) && slices.Contains(taskNameEnds, last)
 }
 
-// isBoolean reports whether the column is boolean, directly or through a
-// domain.
-func isBoolean(t *catalog.Table, c *catalog.Column) bool {
+// booleanColumn reports whether the column is boolean: through a domain
+// too when the catalog is at hand (findHole's callers outside these rules
+// pass none).
+func booleanColumn(cat *catalog.Catalog, c *catalog.Column) bool {
+	if cat != nil {
+		return isBoolean(cat, c)
+	}
 	return c.Type == "boolean" || c.Type == "bool"
 }
 
@@ -303,12 +308,12 @@ func chosenWords(t *catalog.Table, ix *catalog.Index) string {
 	return name
 }
 
-// readHole judges every uncovered nullable part of a hole.
-func readParts(t *catalog.Table, ix *catalog.Index, parts []catalog.IndexPart) []reading {
+// readParts judges each nullable part of ix.
+func readParts(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, parts []catalog.IndexPart) []reading {
 	claim := claimTable(t)
 	out := make([]reading, len(parts))
 	for i, p := range parts {
-		out[i] = readPart(t, ix, p, claim)
+		out[i] = readPart(cat, t, ix, p, claim)
 	}
 	return out
 }
@@ -316,20 +321,54 @@ func readParts(t *catalog.Table, ix *catalog.Index, parts []catalog.IndexPart) [
 // requestKeyed reports whether a key part of ix that is never NULL is an
 // identity named like a request, event or transaction id: the index
 // deduplicates requests, and a hole in it is a duplicate effect.
-func requestKeyed(t *catalog.Table, ix *catalog.Index) bool {
+func requestKeyed(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) bool {
 	claim := claimTable(t)
 	for _, p := range ix.Parts {
 		if !NullSafe(t, ix, p, nil).Safe {
 			continue
 		}
-		if roleOf(t, p, claim).role != roleIdentity {
+		if roleOf(cat, t, p, claim).role != roleIdentity {
 			continue
 		}
 		for _, c := range p.Columns() {
-			if anyOf(nameTokens(c), requestIDWords) {
+			if anyWord(nameWords(c), requestIDWords) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// anyWord reports whether one of words is in list.
+func anyWord(words, list []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(list, w) })
+}
+
+// containsAny reports whether s, lower-cased, contains any of the fragments.
+func containsAny(s string, fragments []string) bool {
+	s = strings.ToLower(s)
+	for _, f := range fragments {
+		if strings.Contains(s, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// uniqueWhenPresentWords is the part of optional-unique's doc that shows the
+// name lists.
+func uniqueWhenPresentWords() string {
+	return wordListDoc(
+		wordList{"a claim or dedupe table (the table's name, or an index name a person chose, contains)", claimWords},
+		wordList{"a discriminator (the column's last word)", discriminatorWords},
+		wordList{"a task name, a discriminator (the first word; the last is one of " +
+			strings.Join(taskNameEnds, ", ") + ")", taskWords},
+		wordList{"a parent or tenant, scope (the last word)", scopeWords},
+		wordList{"a reference to a parent row, scope (the last word)", referenceSuffixes},
+		wordList{"an identity although it ends in id: a value from outside, or the row's own number (a word)",
+			identityIDWords},
+		wordList{"nullable-key is an error when a key part that is never NULL has a word", requestIDWords},
+		wordList{"an optional idempotency key, for which the finding gives the fallback-key design (contains)",
+			idempotencyKeyWords},
+	)
 }

@@ -92,7 +92,7 @@ func TestRulesDocsTellHoleFromUniqueWhenPresent(t *testing.T) {
 			"WHERE", "IS NOT NULL", "explicit")
 	}
 	r := run(t, "rules", "optional-unique")
-	assertContains(t, "optional-unique", r.stdout, "audit/keywords.go",
+	assertContains(t, "optional-unique", r.stdout, "audit/names.go",
 		"idempot, dedup, duplicat, claim, guard", "kind, type, category, status", "sequential")
 }
 
