@@ -44,22 +44,29 @@ type fix struct {
 	also []audit.Finding
 }
 
-// firstFixes picks the first fix of every finding that is not suppressed,
-// each distinct SQL once.
+// firstFixes picks the first SQL fix of every finding that is not
+// suppressed, each distinct SQL once; fixes in a framework's own language
+// (a Rails migration) are for the reader, not for a SQL file.
 func firstFixes(findings []audit.Finding) []fix {
 	var out []fix
 	seen := map[string]int{}
 	for _, f := range findings {
-		if f.Suppressed != nil || len(f.Fixes) == 0 {
+		if f.Suppressed != nil {
 			continue
 		}
-		sql := strings.TrimSpace(f.Fixes[0].SQL)
-		if i, ok := seen[sql]; ok {
-			out[i].also = append(out[i].also, f)
-			continue
+		for _, x := range f.Fixes {
+			if x.Lang != "" {
+				continue
+			}
+			sql := strings.TrimSpace(x.SQL)
+			if i, ok := seen[sql]; ok {
+				out[i].also = append(out[i].also, f)
+			} else {
+				seen[sql] = len(out)
+				out = append(out, fix{finding: f, fix: x})
+			}
+			break
 		}
-		seen[sql] = len(out)
-		out = append(out, fix{finding: f, fix: f.Fixes[0]})
 	}
 	return out
 }
