@@ -24,16 +24,18 @@ func init() { register(newLintCmd) }
 
 // lintOptions is everything `idemcheck lint` was asked to do, checked.
 type lintOptions struct {
-	Paths      []string
-	Queries    []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
-	Layout     sqlparse.Layout
-	Format     string
-	FailOn     failThreshold
-	PGVersion  int
-	Rules      []*audit.Rule
-	Severities map[string]audit.Severity
-	Color      bool
-	Verbose    bool
+	Paths   []string
+	Queries []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
+	Layout  sqlparse.Layout
+	Format  string
+	FailOn  failThreshold
+	// MinSeverity is the lowest severity printed.
+	MinSeverity audit.Severity
+	PGVersion   int
+	Rules       []*audit.Rule
+	Severities  map[string]audit.Severity
+	Color       bool
+	Verbose     bool
 	// Config is the configuration file read, nil when there is none.
 	Config *config.Config
 	// FixSQL is where --fix-sql writes, "" for nowhere.
@@ -134,6 +136,9 @@ func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*
 	if opts.FailOn, err = f.failThreshold(); err != nil {
 		return nil, err
 	}
+	if opts.MinSeverity, err = f.minSeverity(); err != nil {
+		return nil, err
+	}
 	if opts.Rules, err = f.selectRules(); err != nil {
 		return nil, err
 	}
@@ -195,6 +200,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
 			SkippedFiles: loaded.SkippedFiles, SkippedStatements: loaded.SkippedStatements, Elapsed: time.Since(start)},
+		MinSeverity: opts.MinSeverity,
 	}
 	if opts.Verbose {
 		if _, err := fmt.Fprintln(s.Err, describeConfig(opts.Config)); err != nil {

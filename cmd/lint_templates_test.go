@@ -16,7 +16,7 @@ func TestLintTemplateStandIns(t *testing.T) {
 	assertCode(t, r, ExitFindings)
 	assertContains(t, "stdout", r.stdout,
 		"20240110120000_session_keys.up.sql:3:1: warning nullable-key",
-		"namespace.sessions.sessions_refresh_token_key (user_id, refresh_token)",
+		"namespace.sessions.sessions_refresh_token_key (refresh_token, client_id)",
 		`note: template placeholder {{ index .Options "Namespace" }} has no value: the stand-in namespace is used; pass --var Namespace=VALUE (2 places in this file)`,
 		"20240301090000_audit_log.up.sql:2:1: note: skipped the statement starting at line 2: it is inside the template control action {{ if .AuditLog }} at line 1, and it needs values (--var NAME=VALUE)",
 		"in 3 files (5 statements), 2 statements skipped")

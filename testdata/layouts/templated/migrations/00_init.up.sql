@@ -5,5 +5,6 @@ CREATE SCHEMA IF NOT EXISTS {{ index .Options "Namespace" }};
 CREATE TABLE {{ index .Options "Namespace" }}.sessions (
     id uuid PRIMARY KEY,
     user_id uuid NOT NULL,
-    refresh_token text
+    refresh_token text NOT NULL,
+    client_id text
 );
