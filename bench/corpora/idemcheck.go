@@ -58,16 +58,20 @@ type idemcheck struct {
 }
 
 // buildIdemcheck builds the command from the working tree, so the table
-// measures the code as it is.
-func buildIdemcheck(dir string) (*idemcheck, error) {
+// measures the code as it is, unless a binary is given (to measure an
+// older commit against today's judgments).
+func buildIdemcheck(dir, given string) (*idemcheck, error) {
 	if _, err := os.Stat("go.mod"); err != nil {
 		return nil, errors.New("run from the repository root: go run ./bench/corpora")
 	}
-	bin := filepath.Join(dir, "idemcheck")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("go build: %v", err)
+	bin := given
+	if bin == "" {
+		bin = filepath.Join(dir, "idemcheck")
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("go build: %v", err)
+		}
 	}
 	help, err := exec.Command(bin, "lint", "--help").Output()
 	if err != nil {

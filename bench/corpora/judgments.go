@@ -21,8 +21,9 @@ import (
 // hole: a predicate, CHECK or other index proves it) or debatable. Any
 // other rule judges that rule's findings on the object: parts are the
 // finding's columns, where (optional, "-" for any) the file of the finding
-// relative to the tree, and the verdict true, false or debatable. "?"
-// marks a row written by -append-unjudged and not yet judged.
+// relative to the tree, and the verdict true, false, debatable, or info
+// (right at info, a false alarm at warning or error). "?" marks a row
+// written by -append-unjudged and not yet judged.
 //
 // Findings of nullable-key and optional-unique take their verdict from the
 // index row when no row of their own names them, so a finding that moves
@@ -37,7 +38,7 @@ const indexRule = "index"
 
 var (
 	indexVerdicts   = map[string]bool{"hole": true, "present": true, "safe": true, "debatable": true, "?": true}
-	findingVerdicts = map[string]bool{"true": true, "false": true, "debatable": true, "?": true}
+	findingVerdicts = map[string]bool{"true": true, "false": true, "debatable": true, "info": true, "?": true}
 )
 
 // judgmentFile is the judgments of one corpus.
@@ -102,7 +103,7 @@ func verdictList(rule string) string {
 	if rule == indexRule {
 		return "hole, present, safe, debatable, ?"
 	}
-	return "true, false, debatable, ?"
+	return "true, false, debatable, info, ?"
 }
 
 func (j *judgment) key() string {

@@ -38,6 +38,7 @@ type options struct {
 	keep           bool
 	details        int
 	appendUnjudged bool
+	bin            string
 	corpora        []string
 }
 
@@ -50,6 +51,7 @@ func main() {
 	flag.BoolVar(&o.keep, "keep", false, "keep each scratch database (idemcheck_corpus_NAME) to read by hand")
 	flag.IntVar(&o.details, "details", 20, "statements PostgreSQL refused to list per corpus")
 	flag.BoolVar(&o.appendUnjudged, "append-unjudged", false, "append a \"?\" row to the judgment file for everything without a verdict")
+	flag.StringVar(&o.bin, "bin", "", "measure this idemcheck binary instead of building the working tree (an older commit, a release)")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run ./bench/corpora [flags] [name=path[,layout=L][,sub=DIR][,var=NAME=VALUE][,setup=FILE][,roles=A+B] ...]")
 		flag.PrintDefaults()
@@ -79,7 +81,7 @@ func run(ctx context.Context, o options, out, log io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	ic, err := buildIdemcheck(dir)
+	ic, err := buildIdemcheck(dir, o.bin)
 	if err != nil {
 		return err
 	}

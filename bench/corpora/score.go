@@ -97,7 +97,7 @@ func scoreCorpus(m *measurement, jf *judgmentFile, comparable map[string]bool) *
 		case row.Verdict == "?":
 			pending = append(pending, row)
 		default:
-			j.Verdict, j.Reason = row.Verdict, row.Reason
+			j.Verdict, j.Reason = severityVerdict(row.Verdict, f.Severity), row.Reason
 		}
 		return j
 	}
@@ -145,6 +145,18 @@ func derivedVerdict(rule, index string) string {
 		return "debatable"
 	}
 	if (rule == audit.NullableKey.ID) == (index == "hole") {
+		return "true"
+	}
+	return "false"
+}
+
+// severityVerdict reads the verdict "info" (the finding is right only as
+// info) against the severity it was reported at.
+func severityVerdict(verdict, severity string) string {
+	if verdict != "info" {
+		return verdict
+	}
+	if severity == "info" {
 		return "true"
 	}
 	return "false"

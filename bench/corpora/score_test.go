@@ -34,6 +34,8 @@ func sampleMeasurement() *measurement {
 		{Rule: "unique-dropped", Severity: "warning", Object: "public.t.t_key", Columns: []string{"a"}, Position: at("/src/c/migrations/3.sql", 1)},
 		{Rule: "unique-dropped", Severity: "warning", Object: "public.t.t_key", Columns: []string{"a"}, Position: at("/src/c/migrations/4.sql", 1)},
 		{Rule: "key-without-unique", Severity: "warning", Object: "public.runs.merge_request_id", Columns: []string{"merge_request_id"}, Position: at("/src/c/migrations/5.sql", 2)},
+		{Rule: "unique-dropped", Severity: "info", Object: "public.b.b_pkey", Columns: []string{"user_id"}, Position: at("/src/c/migrations/6.sql", 1)},
+		{Rule: "unique-dropped", Severity: "warning", Object: "public.b.b_pkey", Columns: []string{"user_id"}, Position: at("/src/c/migrations/7.sql", 1)},
 	}}
 	inspect := &document{Findings: []finding{
 		{Rule: "nullable-key", Severity: "error", Object: "public.claims.claims_key", Columns: []string{"namespace"}},
@@ -54,6 +56,7 @@ func TestScoreDerivesFindingVerdictsFromIndexJudgments(t *testing.T) {
 		"unique-dropped\tpublic.t.t_key\ta\t4.sql\ttrue\tnothing restores it after 4.sql",
 		"key-without-unique\tpublic.runs.merge_request_id\tmerge_request_id\t-\tfalse\ta foreign key",
 		"key-without-unique\tpublic.gone.key\tkey\t-\tfalse\tno longer reported",
+		"unique-dropped\tpublic.b.b_pkey\tuser_id\t-\tinfo\treplaced by a superset: right as info",
 	)
 	s := scoreCorpus(sampleMeasurement(), jf, comparableRules())
 
@@ -67,6 +70,8 @@ func TestScoreDerivesFindingVerdictsFromIndexJudgments(t *testing.T) {
 		"unique-dropped 3.sql false",
 		"unique-dropped 4.sql true", // the same object judged per file
 		"key-without-unique 5.sql false",
+		"unique-dropped 6.sql true",  // judged right at info
+		"unique-dropped 7.sql false", // the same judgment at warning
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("verdicts:\n got %q\nwant %q", got, want)
@@ -111,6 +116,8 @@ func TestScoreAsksForEveryMissingJudgmentOnce(t *testing.T) {
 		"index public.claims.claims_key ",        // already "?" in the file
 		"index public.tags.tags_scope_name_key ", // its findings wait for it
 		"key-without-unique public.runs.merge_request_id ",
+		"unique-dropped public.b.b_pkey 6.sql",
+		"unique-dropped public.b.b_pkey 7.sql",
 		"unique-dropped public.t.t_key 3.sql",
 		"unique-dropped public.t.t_key 4.sql",
 	}
@@ -131,8 +138,8 @@ func TestScoreAsksForEveryMissingJudgmentOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again.Rows) != 5 {
-		t.Errorf("after appending: %d rows, want 5", len(again.Rows))
+	if len(again.Rows) != 7 {
+		t.Errorf("after appending: %d rows, want 7", len(again.Rows))
 	}
 }
 
@@ -160,7 +167,7 @@ func TestPrecisionAndTarget(t *testing.T) {
 func TestReadJudgmentsRejectsBadRows(t *testing.T) {
 	for _, tc := range []struct{ row, want string }{
 		{"index\tpublic.t.k\ta, b\t-\ttrue\treason", `verdict "true" is not one of hole, present, safe, debatable, ?`},
-		{"nullable-key\tpublic.t.k\tb\t-\thole\treason", `verdict "hole" is not one of true, false, debatable, ?`},
+		{"nullable-key\tpublic.t.k\tb\t-\thole\treason", `verdict "hole" is not one of true, false, debatable, info, ?`},
 		{"nullable-key\tpublic.t.k\tb\t-\tfalse\t", "a verdict needs a one-line reason"},
 		{"nullable-key\tpublic.t.k\tb\tfalse\treason", "want 6 tab-separated fields"},
 		{"nullable-key\tpublic.t.k\tb\t-\tfalse\tr\nnullable-key\tpublic.t.k\tb\t-\ttrue\tr", "judges the same thing as line 1"},

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -27,6 +28,7 @@ func printTables(w io.Writer, scores []*score, details int) {
 	printRecall(w, scores)
 	printWrong(w, scores)
 	printDifferences(w, scores)
+	printNotes(w, scores)
 	printPsqlErrors(w, scores, details)
 	printUnjudged(w, scores)
 }
@@ -34,7 +36,7 @@ func printTables(w io.Writer, scores []*score, details int) {
 func printCorpora(w io.Writer, scores []*score) {
 	fmt.Fprintln(w, "## Corpora")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| corpus | commit | layout | files | statements | notes | input errors | psql errors | nullable unique indexes |")
+	fmt.Fprintln(w, "| corpus | commit | layout | files | statements | notes | input errors | refused by PostgreSQL | nullable unique indexes |")
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, s := range scores {
 		m := s.M
@@ -265,6 +267,65 @@ func printDifferences(w io.Writer, scores []*score) {
 		fmt.Fprintln(w, "None: they agree on every corpus.")
 	}
 	fmt.Fprintln(w)
+}
+
+// printNotes groups lint's notes per corpus by their wording, with names
+// and numbers left out, and shows the first place of each kind: a note on
+// a statement PostgreSQL accepted is replay losing track of the catalog.
+func printNotes(w io.Writer, scores []*score) {
+	fmt.Fprintln(w, "## Lint errors, and notes by kind")
+	fmt.Fprintln(w)
+	printed := false
+	for _, s := range scores {
+		for _, e := range s.M.Lint.Errors {
+			printed = true
+			where := ""
+			if e.Position != nil {
+				where = fmt.Sprintf(" (%s:%d)", s.M.Corpus.relative(e.Position.File), e.Position.Line)
+			}
+			fmt.Fprintf(w, "- %s: error: %s%s\n", s.M.Corpus.Name, oneLine(e.Message), where)
+		}
+		for _, k := range noteKinds(s.M) {
+			printed = true
+			fmt.Fprintf(w, "- %s: %d × %s (first: %s)\n", s.M.Corpus.Name, k.count, k.kind, k.first)
+		}
+	}
+	if !printed {
+		fmt.Fprintln(w, "None.")
+	}
+	fmt.Fprintln(w)
+}
+
+type noteKind struct {
+	kind, first string
+	count       int
+}
+
+var (
+	quotedName = regexp.MustCompile(`"[^"]*"`)
+	number     = regexp.MustCompile(`[0-9]+`)
+)
+
+// noteKinds counts a corpus's notes by their wording, most frequent first.
+func noteKinds(m *measurement) []noteKind {
+	var kinds []noteKind
+	index := map[string]int{}
+	for _, n := range m.Lint.Notes {
+		kind := number.ReplaceAllString(quotedName.ReplaceAllString(n.Message, `"…"`), "N")
+		i, ok := index[kind]
+		if !ok {
+			first := ""
+			if n.Position != nil {
+				first = fmt.Sprintf("%s:%d", m.Corpus.relative(n.Position.File), n.Position.Line)
+			}
+			i = len(kinds)
+			index[kind] = i
+			kinds = append(kinds, noteKind{kind: kind, first: first})
+		}
+		kinds[i].count++
+	}
+	sort.SliceStable(kinds, func(a, b int) bool { return kinds[a].count > kinds[b].count })
+	return kinds
 }
 
 func printPsqlErrors(w io.Writer, scores []*score, details int) {
