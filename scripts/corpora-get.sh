@@ -29,8 +29,10 @@ while IFS=$'\t' read -r name url commit opts; do
   fi
   sub=$(printf '%s\n' "$opts" | tr ',' '\n' | sed -n 's/^sub=//p')
   rm -rf "$dest"
+  # A blobless clone fetches only the blobs of the tree checked out; a
+  # local mirror may not offer the filter, so fall back to a plain clone.
   git clone --quiet --no-checkout --filter=blob:none "$src" "$dest" 2>/dev/null ||
-    git clone --quiet --no-checkout "$src" "$dest"
+    { rm -rf "$dest"; git clone --quiet --no-checkout "$src" "$dest"; }
   if [ -n "$sub" ]; then
     git -C "$dest" sparse-checkout set --no-cone "/$sub"
   fi
