@@ -426,7 +426,11 @@ func splitVersion(name string) (version, rest string) {
 		if j == i+1 {
 			break
 		}
-		if c == '_' && (j >= len(name) || !strings.ContainsRune("-._", rune(name[j]))) {
+		// An underscore joins only a date and a time of day
+		// (20230101_120000_name). Elsewhere it ends the version: goose,
+		// golang-migrate, dbmate and tern read the first run of digits,
+		// so in 20240823204123_0_42_5.sql the "0_42_5" is the name.
+		if c == '_' && (i != 8 || j-(i+1) != 6) {
 			break
 		}
 		i = j

@@ -261,6 +261,8 @@ func TestSplitVersion(t *testing.T) {
 		"2019-02-26-002946_create_posts":   {"2019-02-26-002946", "create_posts"},
 		"20230101_120000_create_users.sql": {"20230101_120000", "create_users"},
 		"10_keys.sql":                      {"10", "keys"},
+		"20240823204123_0_42_5.sql":        {"20240823204123", "0_42_5"},
+		"20240821_0_42_3.sql":              {"20240821", "0_42_3"},
 		"readme.sql":                       {"", "readme"},
 	}
 	for in, want := range cases {
