@@ -80,10 +80,6 @@ const (
 // this signature.
 func (s Signature) successesAreWins() bool { return s == SigMarked || s == SigRefuses }
 
-// isSuccess reports whether an outcome is a success response (a win, a
-// replay or one not yet told apart).
-func isSuccess(k OutcomeKind) bool { return k == Win || k == Replay || k == Undecided }
-
 // resolveRound decides, from the evidence at hand, which of the round's
 // successes were wins. Marked replays are replays already; an oracle's
 // count decides alone; otherwise the calibration's signature says whether
