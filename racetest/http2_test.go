@@ -7,14 +7,18 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 )
 
-// h2cServer serves h over cleartext HTTP/2 with prior knowledge.
-func h2cServer(h http.Handler, s *http2.Server) *httptest.Server {
-	return httptest.NewServer(h2c.NewHandler(h, s))
+// h2cServer serves h over HTTP/1.1 and over cleartext HTTP/2 with prior
+// knowledge, with net/http's own HTTP/2 configured by cfg (nil: defaults).
+func h2cServer(h http.Handler, cfg *http.HTTP2Config) *httptest.Server {
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Config.HTTP2 = cfg
+	srv.Start()
+	return srv
 }
 
 // h2TLSServer serves h over TLS, offering h2 by ALPN.
@@ -53,7 +57,7 @@ func TestH2cSinglePacket(t *testing.T) {
 	for _, c := range cases {
 		t.Run(string(c.want)+"/"+c.split, func(t *testing.T) {
 			rec := &protoRecorder{Gate: Gate{Window: c.window}, protos: make(chan string, 1)}
-			srv := h2cServer(rec, &http2.Server{})
+			srv := h2cServer(rec, nil)
 			defer srv.Close()
 			p := quick(srv.URL + "/claims")
 			p.Sync, p.Split, p.N = SyncH2, c.split, 4
@@ -103,7 +107,7 @@ func TestH2SelfSignedNeedsInsecure(t *testing.T) {
 }
 
 func TestH2RespectsMaxConcurrentStreams(t *testing.T) {
-	srv := h2cServer(&Gate{}, &http2.Server{MaxConcurrentStreams: 4})
+	srv := h2cServer(&Gate{}, &http.HTTP2Config{MaxConcurrentStreams: 4})
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.N = SyncH2, 8
@@ -114,7 +118,7 @@ func TestH2RespectsMaxConcurrentStreams(t *testing.T) {
 }
 
 func TestH2LargeReleaseBlockWarns(t *testing.T) {
-	srv := h2cServer(&Gate{}, &http2.Server{})
+	srv := h2cServer(&Gate{}, nil)
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.N, p.Rounds = SyncH2, 4, 2
@@ -131,7 +135,7 @@ func TestH2LargeReleaseBlockWarns(t *testing.T) {
 func TestH2ServerErrorsAreInconclusive(t *testing.T) {
 	srv := h2cServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "boom", http.StatusInternalServerError)
-	}), &http2.Server{})
+	}), nil)
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.Rounds = SyncH2, 2

@@ -25,8 +25,6 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 )
 
 func main() {
@@ -130,7 +128,11 @@ func spreadTable(w io.Writer, rounds, _ int, settle time.Duration) error {
 // serveGate is the child process: the target runs in its own process so
 // that the probe's goroutines and the handlers do not share a scheduler.
 func serveGate(window time.Duration) {
-	srv := httptest.NewServer(h2c.NewHandler(&racetest.Gate{Window: window}, &http2.Server{}))
+	srv := httptest.NewUnstartedServer(&racetest.Gate{Window: window})
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
 	fmt.Println(srv.URL)
 	select {}
 }
