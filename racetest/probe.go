@@ -24,13 +24,6 @@ const (
 	SplitLastByte = "last-byte"
 )
 
-// Limits above which a run needs Force (safety: a probe must not turn into
-// a load test by a typo).
-const (
-	MaxN      = 256
-	MaxRounds = 10000
-)
-
 // maxBody bounds how much of a response body is kept for replay detection.
 const maxBody = 1 << 20
 
@@ -126,17 +119,8 @@ func (p *Probe) Defaults() {
 
 // Validate rejects settings that cannot run or that need Force.
 func (p *Probe) Validate() error {
-	if p.N < 2 {
-		return fmt.Errorf("-n %d: a race needs at least 2 requests", p.N)
-	}
-	if p.Rounds < 1 {
-		return fmt.Errorf("--rounds %d: need at least 1 round", p.Rounds)
-	}
-	if p.N > MaxN && !p.Force {
-		return fmt.Errorf("-n %d is above %d; add --force if you mean it", p.N, MaxN)
-	}
-	if p.Rounds > MaxRounds && !p.Force {
-		return fmt.Errorf("--rounds %d is above %d; add --force if you mean it", p.Rounds, MaxRounds)
+	if err := CheckLimits(p.N, p.Rounds, p.Force); err != nil {
+		return err
 	}
 	switch p.Sync {
 	case SyncH1, SyncH2, SyncAuto:
@@ -153,10 +137,6 @@ func (p *Probe) Validate() error {
 	}
 	return nil
 }
-
-// ErrNoConnection wraps failures to reach the target before any round ran:
-// the caller reports them as "could not run", not as a verdict.
-var ErrNoConnection = errors.New("no connection")
 
 // Run probes the target for p.Rounds rounds, or until the deadline, and
 // judges the result. It returns an error only when the probe could not run
@@ -187,51 +167,29 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
 		return nil, err
 	}
-	for i := 1; i <= p.Rounds; i++ {
-		if ctx.Err() != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", p.Deadline, i-1, p.Rounds))
-			break
-		}
-		round, warn, err := runRound(ctx, &p, sync, i)
-		if err == nil {
-			resolveRound(&round, res.Calibration, res.Oracle)
-		}
-		if err != nil {
-			if i == 1 {
-				return nil, err
-			}
-			// The target went away mid-run: the round failed as a whole,
-			// which makes the run inconclusive unless a round already broke.
-			res.Rounds = append(res.Rounds, failedRound(i, p.N, err))
-			break
-		}
-		res.Warnings = appendOnce(res.Warnings, warn...)
-		res.Rounds = append(res.Rounds, round)
+	run := &httpRun{p: &p, sync: sync, cal: res.Calibration, oracle: res.Oracle}
+	if err := RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+		return nil, err
 	}
-	res.Verdict = Judge(res.Rounds, res.Calibration)
 	return res, nil
 }
 
-// failedRound is a round in which no request could be judged.
-func failedRound(i, n int, err error) Round {
-	r := Round{Index: i}
-	for k := range n {
-		r.Outcomes = append(r.Outcomes, Outcome{Request: k + 1, Kind: Error, Err: err.Error()})
-	}
-	return r
+// httpRun is the HTTP probe's Prober: the settings, the protocol chosen
+// and the evidence gathered before the first round.
+type httpRun struct {
+	p      *Probe
+	sync   string
+	cal    *Calibration
+	oracle string
 }
 
-func appendOnce(list []string, more ...string) []string {
-	for _, m := range more {
-		dup := false
-		for _, l := range list {
-			dup = dup || l == m
-		}
-		if !dup {
-			list = append(list, m)
-		}
+// Round fires one burst and resolves its successes on the evidence.
+func (r *httpRun) Round(ctx context.Context, i int) (Round, []string, error) {
+	round, warn, err := runRound(ctx, r.p, r.sync, i)
+	if err == nil {
+		resolveRound(&round, r.cal, r.oracle)
 	}
-	return list
+	return round, warn, err
 }
 
 // runRound renders the request, counts the effect around the burst and

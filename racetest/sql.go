@@ -91,8 +91,7 @@ var beginSQL = map[string]string{
 // Validate rejects settings that cannot run or that need Force, and returns
 // the statement with its templates turned into parameters.
 func (p *SQLProbe) Validate() (SQLStatement, error) {
-	base := Probe{N: p.N, Rounds: p.Rounds, Force: p.Force, Sync: SyncH1, Split: SplitHeaders, URL: "http://x"}
-	if err := base.Validate(); err != nil {
+	if err := CheckLimits(p.N, p.Rounds, p.Force); err != nil {
 		return SQLStatement{}, err
 	}
 	if _, ok := beginSQL[p.Isolation]; !ok {
@@ -167,31 +166,15 @@ func RunSQL(ctx context.Context, p SQLProbe) (*Result, error) {
 	if p.Commit {
 		res.Warnings = append(res.Warnings, "--commit: the winners' rows were kept")
 	}
-	for i := 1; i <= p.Rounds; i++ {
-		if ctx.Err() != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", p.Deadline, i-1, p.Rounds))
-			break
-		}
-		diagnose := p.UniqueKeys != nil && res.Diagnosis == nil
-		round, written, warn, err := run.round(ctx, i, diagnose)
-		if err != nil {
-			if i == 1 {
-				return nil, err
-			}
-			res.Rounds = append(res.Rounds, failedRound(i, p.N, err))
-			break
-		}
-		res.Warnings = appendOnce(res.Warnings, warn...)
-		res.Rounds = append(res.Rounds, round)
-		if diagnose && round.Wins() > 1 {
-			res.Diagnosis = run.diagnose(ctx, round.Index, written)
-		}
+	if err := RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+		return nil, err
 	}
-	res.Verdict = Judge(res.Rounds, nil)
+	res.Diagnosis = run.diagnosis
 	return res, nil
 }
 
-// sqlRun holds the coordinator and worker connections of one run.
+// sqlRun holds the coordinator and worker connections of one run; it is
+// the SQL probe's Prober.
 type sqlRun struct {
 	p       *SQLProbe
 	st      SQLStatement
@@ -202,6 +185,24 @@ type sqlRun struct {
 	lockKey        int64
 	keyHi, keyLo   int64
 	lockTimeoutArg string
+	// diagnosis names the unique index that should have refused, from the
+	// first round with more than one win.
+	diagnosis []string
+}
+
+// Round fires one burst. The first round with more than one win is
+// diagnosed from the rows its winners wrote, read back before they rolled
+// back.
+func (r *sqlRun) Round(ctx context.Context, i int) (Round, []string, error) {
+	diagnose := r.p.UniqueKeys != nil && r.diagnosis == nil
+	round, written, warn, err := r.round(ctx, i, diagnose)
+	if err != nil {
+		return Round{}, warn, err
+	}
+	if diagnose && round.Wins() > 1 {
+		r.diagnosis = r.diagnose(ctx, round.Index, written)
+	}
+	return round, warn, nil
 }
 
 func openSQLRun(ctx context.Context, p *SQLProbe, st SQLStatement) (*sqlRun, error) {
