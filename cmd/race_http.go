@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/sqlrace"
 	"github.com/spf13/cobra"
 )
 
@@ -210,7 +211,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 func (o *raceHTTPOptions) oracle(ctx context.Context, p *racetest.Probe) (func(), error) {
 	switch {
 	case o.effect != "":
-		eff, err := racetest.NewSQLEffect(ctx, o.dsn, o.effect)
+		eff, err := sqlrace.NewEffect(ctx, o.dsn, o.effect)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}

@@ -153,13 +153,13 @@ func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
 	if winner == nil {
 		return skipped(ch, "no round had exactly one win to retry")
 	}
-	before, counted := c.count(ctx, round.values, &ch.Detail)
-	got, sent := c.send(ctx, round.values, nil, false)
+	before, counted := c.count(ctx, round.Values, &ch.Detail)
+	got, sent := c.send(ctx, round.Values, nil, false)
 	ch.Sent, ch.Got = sent+" (key of round "+fmt.Sprint(round.Index)+")", c.show(got)
 	same := got.err == nil && got.status == winner.Status && bytes.Equal(got.body, winner.body)
 	ch.Result = passIf(same)
 	if counted {
-		after, ok := c.count(ctx, round.values, &ch.Detail)
+		after, ok := c.count(ctx, round.Values, &ch.Detail)
 		switch {
 		case !ok:
 			ch.Result = CheckFail

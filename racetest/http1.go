@@ -108,7 +108,7 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 	time.Sleep(spin)
 	fire.Store(true)
 	done.Wait()
-	b.spread = spreadOf(released)
+	b.spread = SpreadOf(released)
 	return b, nil
 }
 
@@ -199,18 +199,4 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// spreadOf is the time between the earliest and latest of ts.
-func spreadOf(ts []time.Time) time.Duration {
-	var lo, hi time.Time
-	for i, t := range ts {
-		if i == 0 || t.Before(lo) {
-			lo = t
-		}
-		if i == 0 || t.After(hi) {
-			hi = t
-		}
-	}
-	return hi.Sub(lo)
 }

@@ -216,7 +216,7 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 	if err != nil {
 		return Round{}, warn, err
 	}
-	round := Round{Index: i, Key: vals.Key, values: vals, ReleaseSpread: b.spread}
+	round := Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
 	for k, r := range b.responses {
 		replayed := p.Marker.marks(r.header)
 		kind, msg := p.Classifier.classify(r, replayed)

@@ -49,10 +49,12 @@ type Outcome struct {
 
 // Round is one burst of N identical requests sharing one key.
 type Round struct {
-	Index    int    `json:"round"`
-	Key      string `json:"key"`
-	values   RoundValues
-	Outcomes []Outcome `json:"outcomes"`
+	Index int    `json:"round"`
+	Key   string `json:"key"`
+	// Values are what the round's templates rendered to, so that the
+	// round's request can be sent again (the conformance retry).
+	Values   RoundValues `json:"-"`
+	Outcomes []Outcome   `json:"outcomes"`
 	// ReleaseSpread is the time between the first and the last release
 	// write of the round, measured at the client.
 	ReleaseSpread time.Duration `json:"release_spread_ns"`

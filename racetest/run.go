@@ -73,6 +73,21 @@ func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline 
 	return nil
 }
 
+// SpreadOf is the time between the earliest and the latest of ts: the
+// spread of a round's releases or starts.
+func SpreadOf(ts []time.Time) time.Duration {
+	var lo, hi time.Time
+	for i, t := range ts {
+		if i == 0 || t.Before(lo) {
+			lo = t
+		}
+		if i == 0 || t.After(hi) {
+			hi = t
+		}
+	}
+	return hi.Sub(lo)
+}
+
 // failedRound is a round in which no request could be judged.
 func failedRound(i, n int, err error) Round {
 	r := Round{Index: i}

@@ -1,12 +1,14 @@
-package racetest
+package sqlrace
 
 import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
-func TestParseSQLStatementBindsTemplates(t *testing.T) {
+func TestParseStatementBindsTemplates(t *testing.T) {
 	cases := []struct {
 		in, text string
 		args     []any
@@ -18,9 +20,9 @@ func TestParseSQLStatementBindsTemplates(t *testing.T) {
 		{"SELECT {{uuid}}, 'it''s {{ not a template', x$1 -- {{key}} in a comment\n",
 			"SELECT $1, 'it''s {{ not a template', x$1 -- {{key}} in a comment\n", []any{"U"}},
 	}
-	v := RoundValues{Key: "K", Round: 7, UUID: "U"}
+	v := racetest.RoundValues{Key: "K", Round: 7, UUID: "U"}
 	for _, c := range cases {
-		st, err := ParseSQLStatement(c.in)
+		st, err := ParseStatement(c.in)
 		if err != nil {
 			t.Fatalf("%q: %v", c.in, err)
 		}
@@ -30,14 +32,14 @@ func TestParseSQLStatementBindsTemplates(t *testing.T) {
 	}
 }
 
-func TestParseSQLStatementRefusesSplicing(t *testing.T) {
+func TestParseStatementRefusesSplicing(t *testing.T) {
 	for in, want := range map[string]string{
 		"SELECT 'order-{{key}}'":  "{{key}} inside the string literal at offset 7",
 		"SELECT 'open":            "not closed",
 		"SELECT $1 + {{round}}":   "uses a bind parameter at offset 7",
 		"INSERT INTO t VALUES ()": "",
 	} {
-		_, err := ParseSQLStatement(in)
+		_, err := ParseStatement(in)
 		if want == "" {
 			if err != nil {
 				t.Errorf("%q: %v", in, err)

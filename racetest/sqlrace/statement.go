@@ -1,19 +1,21 @@
-package racetest
+package sqlrace
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // sqlPlaceholders are the templates a claim statement may use, in the order
 // their bind parameters are numbered.
 var sqlPlaceholders = []string{"{{key}}", "{{round}}", "{{uuid}}"}
 
-// SQLStatement is a claim statement whose templates have been turned into
+// Statement is a claim statement whose templates have been turned into
 // bind parameters: the values never become SQL text, so a key can hold any
 // character without changing what the statement means.
-type SQLStatement struct {
+type Statement struct {
 	// Text is the statement with $1, $2, ... where the templates were.
 	Text string
 	// params lists, for each parameter number (index+1), which template it
@@ -21,16 +23,16 @@ type SQLStatement struct {
 	params []string
 }
 
-// ParseSQLStatement rewrites each {{key}}, {{round}} and {{uuid}} into a
+// ParseStatement rewrites each {{key}}, {{round}} and {{uuid}} into a
 // bind parameter; every occurrence of one template shares one parameter. A
 // template written as a whole string literal ('{{key}}') becomes the
 // parameter; one inside a longer literal is refused, because a parameter
 // cannot live inside a literal. The statement must not use $n itself.
-func ParseSQLStatement(text string) (SQLStatement, error) {
+func ParseStatement(text string) (Statement, error) {
 	if strings.TrimSpace(text) == "" {
-		return SQLStatement{}, fmt.Errorf("the claim statement is empty")
+		return Statement{}, fmt.Errorf("the claim statement is empty")
 	}
-	var st SQLStatement
+	var st Statement
 	number := map[string]int{}
 	var b strings.Builder
 	for i := 0; i < len(text); {
@@ -43,12 +45,12 @@ func ParseSQLStatement(text string) (SQLStatement, error) {
 		case c == '\'':
 			end, inner, err := scanLiteral(text, i)
 			if err != nil {
-				return SQLStatement{}, err
+				return Statement{}, err
 			}
 			if n := placeholderAt(inner, 0); n != "" && len(n) == len(inner) {
 				b.WriteString(st.param(number, n))
 			} else if n := firstPlaceholder(inner); n != "" {
-				return SQLStatement{}, fmt.Errorf("%s inside the string literal at offset %d: a bind parameter cannot live inside a literal; "+
+				return Statement{}, fmt.Errorf("%s inside the string literal at offset %d: a bind parameter cannot live inside a literal; "+
 					"write it outside the quotes, e.g. 'prefix-' || %s", n, i, n)
 			} else {
 				b.WriteString(text[i:end])
@@ -62,7 +64,7 @@ func ParseSQLStatement(text string) (SQLStatement, error) {
 			b.WriteString(text[i : i+end])
 			i += end
 		case c == '$' && i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' && (i == 0 || !isIdentByte(text[i-1])):
-			return SQLStatement{}, fmt.Errorf("the statement uses a bind parameter at offset %d; use {{key}}, {{round}} or {{uuid}} instead", i)
+			return Statement{}, fmt.Errorf("the statement uses a bind parameter at offset %d; use {{key}}, {{round}} or {{uuid}} instead", i)
 		default:
 			b.WriteByte(c)
 			i++
@@ -73,7 +75,7 @@ func ParseSQLStatement(text string) (SQLStatement, error) {
 }
 
 // param returns the placeholder text for template n, numbering it on first use.
-func (st *SQLStatement) param(number map[string]int, n string) string {
+func (st *Statement) param(number map[string]int, n string) string {
 	if _, ok := number[n]; !ok {
 		st.params = append(st.params, n)
 		number[n] = len(st.params)
@@ -82,17 +84,17 @@ func (st *SQLStatement) param(number map[string]int, n string) string {
 }
 
 // Args are the bind values of one round, in parameter order.
-func (st SQLStatement) Args(v RoundValues) []any {
+func (st Statement) Args(v racetest.RoundValues) []any {
 	args := make([]any, len(st.params))
 	for i, n := range st.params {
-		args[i] = Template(n).Render(v)
+		args[i] = racetest.Template(n).Render(v)
 	}
 	return args
 }
 
 // UsesKey reports whether the statement has a fresh value each round, which
 // --commit needs: otherwise the first round's row refuses every later round.
-func (st SQLStatement) UsesKey() bool {
+func (st Statement) UsesKey() bool {
 	for _, n := range st.params {
 		if n == "{{key}}" || n == "{{uuid}}" {
 			return true
