@@ -73,7 +73,7 @@ func skipped(ch Check, why string) Check {
 	return ch
 }
 
-func clip(b []byte) string {
+func Clip(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if len(s) > 120 {
 		s = s[:120] + "..."
@@ -83,10 +83,10 @@ func clip(b []byte) string {
 
 // send renders the probe's request with v, optionally with another body
 // and without the headers that carry the key, and sends it once.
-func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropKey bool) (response, string) {
+func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropKey bool) (Response, string) {
 	r, err := renderRequest(&c.p, v)
 	if err != nil {
-		return response{err: err}, ""
+		return Response{Err: err}, ""
 	}
 	if body != nil {
 		r.body = []byte(*body)
@@ -103,15 +103,15 @@ func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropK
 	}
 	resp, err := sendOne(ctx, &c.p, c.sync, r)
 	if err != nil {
-		resp = response{err: err}
+		resp = Response{Err: err}
 	}
 	return resp, showRequest(r, c.p.Secrets)
 }
 
-func (c *conformer) show(r response) string { return showResponse(r, c.p.Marker) }
+func (c *conformer) show(r Response) string { return ShowResponse(r, c.p.Marker) }
 
-func (c *conformer) won(r response) bool {
-	return r.err == nil && c.p.Classifier.Win.Has(r.status)
+func (c *conformer) won(r Response) bool {
+	return r.Err == nil && c.p.Classifier.Win.Has(r.Status)
 }
 
 func (c *conformer) fresh(tag string) RoundValues {
@@ -156,7 +156,7 @@ func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
 	before, counted := c.count(ctx, round.Values, &ch.Detail)
 	got, sent := c.send(ctx, round.Values, nil, false)
 	ch.Sent, ch.Got = sent+" (key of round "+fmt.Sprint(round.Index)+")", c.show(got)
-	same := got.err == nil && got.status == winner.Status && bytes.Equal(got.body, winner.body)
+	same := got.Err == nil && got.Status == winner.Status && bytes.Equal(got.Body, winner.Body)
 	ch.Result = passIf(same)
 	if counted {
 		after, ok := c.count(ctx, round.Values, &ch.Detail)
@@ -170,7 +170,7 @@ func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
 		}
 	}
 	if !same {
-		ch.Detail = fmt.Sprintf("the winner got %d %s", winner.Status, clip(winner.body))
+		ch.Detail = fmt.Sprintf("the winner got %d %s", winner.Status, Clip(winner.Body))
 	}
 	return ch
 }
@@ -186,8 +186,8 @@ func (c *conformer) mismatchRefused(ctx context.Context) Check {
 	got, sent := c.send(ctx, v, &other, false)
 	after, _ := c.count(ctx, v, &ch.Detail)
 	ch.Sent, ch.Got = sent, c.show(got)
-	ch.Result = passIf(got.err == nil && c.prof.Mismatch.Has(got.status) &&
-		bytes.Contains(got.body, []byte(c.prof.MismatchBody)) && before == after)
+	ch.Result = passIf(got.Err == nil && c.prof.Mismatch.Has(got.Status) &&
+		bytes.Contains(got.Body, []byte(c.prof.MismatchBody)) && before == after)
 	switch {
 	case !c.won(first):
 		ch.Result, ch.Detail = CheckFail, "the first request was not a win: "+c.show(first)
@@ -243,7 +243,7 @@ func (c *conformer) missingKeyRefused(ctx context.Context) Check {
 	}
 	got, sent := c.send(ctx, c.fresh("missing"), nil, true)
 	ch.Sent, ch.Got = sent, c.show(got)
-	ch.Result = passIf(got.err == nil && c.prof.Missing.Has(got.status))
+	ch.Result = passIf(got.Err == nil && c.prof.Missing.Has(got.Status))
 	if ch.Result == CheckFail {
 		ch.Detail = fmt.Sprintf("profile %s wants %v", c.prof.Name, c.prof.Missing)
 	}
@@ -264,13 +264,13 @@ func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) Ch
 	after, _ := c.count(ctx, v, &ch.Detail)
 	ch.Sent = sent1 + ", then " + sent2
 	ch.Got = c.show(failed) + ", then " + c.show(retry)
-	ch.Result = passIf(failed.err == nil && !c.p.Classifier.Win.Has(failed.status) && c.won(retry))
+	ch.Result = passIf(failed.Err == nil && !c.p.Classifier.Win.Has(failed.Status) && c.won(retry))
 	switch {
 	case ch.Result == CheckFail:
 		ch.Detail = "the retry after a failure must be processed again (a failed attempt must not keep its slot)"
 	case counted && after-before != 1:
 		ch.Result = CheckFail
-		ch.Detail = fmt.Sprintf("the retry answered %d but %s went from %d to %d", retry.status, c.p.Effect.Evidence(), before, after)
+		ch.Detail = fmt.Sprintf("the retry answered %d but %s went from %d to %d", retry.Status, c.p.Effect.Evidence(), before, after)
 	}
 	return ch
 }
@@ -278,7 +278,7 @@ func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) Ch
 // 5: concurrent requests with different keys each perform their effect.
 func (c *conformer) distinctKeysEachWin(ctx context.Context) Check {
 	ch := Check{Name: "concurrent requests with different keys each win"}
-	replies := make([]response, c.p.N)
+	replies := make([]Response, c.p.N)
 	vals := make([]RoundValues, c.p.N)
 	var wg sync.WaitGroup
 	for i := range replies {
@@ -309,7 +309,7 @@ func (c *conformer) distinctKeysEachWin(ctx context.Context) Check {
 			if !counted || n != 1 {
 				ch.Result = CheckFail
 				if counted {
-					ch.Detail = fmt.Sprintf("request %d answered %d but %s was %d", i+1, replies[i].status, c.p.Effect.Evidence(), n)
+					ch.Detail = fmt.Sprintf("request %d answered %d but %s was %d", i+1, replies[i].Status, c.p.Effect.Evidence(), n)
 				}
 				break
 			}

@@ -62,7 +62,7 @@ func (e *URLEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
 		return 0, fmt.Errorf("GET %s: %v", redactURL(u), err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return 0, fmt.Errorf("GET %s: status %d %s", redactURL(u), resp.StatusCode, clip(body))
+		return 0, fmt.Errorf("GET %s: status %d %s", redactURL(u), resp.StatusCode, Clip(body))
 	}
 	return parseCount(body, "GET "+redactURL(u))
 }
@@ -104,7 +104,7 @@ func (e *CmdEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &limitedBuffer{b: &stdout}, &limitedBuffer{b: &stderr}
 	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("%s: %v %s", e.argv[0], err, clip(stderr.Bytes()))
+		return 0, fmt.Errorf("%s: %v %s", e.argv[0], err, Clip(stderr.Bytes()))
 	}
 	return parseCount(stdout.Bytes(), e.argv[0])
 }
@@ -127,7 +127,7 @@ func parseCount(b []byte, from string) (int64, error) {
 	s := strings.TrimSpace(string(b))
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%s answered %q, not a count (a bare integer)", from, clip([]byte(s)))
+		return 0, fmt.Errorf("%s answered %q, not a count (a bare integer)", from, Clip([]byte(s)))
 	}
 	return n, nil
 }

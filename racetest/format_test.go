@@ -35,7 +35,7 @@ func brokenResult() *Result {
 		},
 	}
 	for i := range res.Rounds {
-		resolveRound(&res.Rounds[i], cal, "")
+		res.Rounds[i].Resolve(cal, "")
 	}
 	return res
 }

@@ -77,10 +77,10 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	start := time.Now()
 	_, werr := c.Write(release)
 	end := time.Now()
-	b := burst{responses: make([]response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
+	b := burst{responses: make([]Response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
 	if werr != nil {
 		for i := range b.responses {
-			b.responses[i] = response{err: werr}
+			b.responses[i] = Response{Err: werr}
 		}
 		return b, warn, nil
 	}
@@ -265,7 +265,7 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 		left--
 		b.elapsed[i] = time.Since(released)
 		if err != nil {
-			b.responses[i].err = err
+			b.responses[i].Err = err
 		}
 	}
 	index := func(id uint32) (int, bool) {
@@ -294,12 +294,12 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 				_ = fr.WriteWindowUpdate(f.StreamID, uint32(n))
 			}
 			if i, ok := index(f.StreamID); ok {
-				if len(b.responses[i].body)+len(f.Data()) > maxBody {
-					b.responses[i].body = nil
+				if len(b.responses[i].Body)+len(f.Data()) > maxBody {
+					b.responses[i].Body = nil
 					finish(i, errBodyTooLong)
 					continue
 				}
-				b.responses[i].body = append(b.responses[i].body, f.Data()...)
+				b.responses[i].Body = append(b.responses[i].Body, f.Data()...)
 				if f.StreamEnded() {
 					finish(i, nil)
 				}
@@ -326,22 +326,22 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 	}
 }
 
-func readH2Headers(r *response, f *http2.MetaHeadersFrame) {
+func readH2Headers(r *Response, f *http2.MetaHeadersFrame) {
 	if st := f.PseudoValue("status"); st != "" {
 		code, err := strconv.Atoi(st)
 		if err != nil {
-			r.err = errors.New("bad :status " + st)
+			r.Err = errors.New("bad :status " + st)
 			return
 		}
 		if code >= 100 && code < 200 {
 			return // an interim response; the final one follows
 		}
-		r.status = code
+		r.Status = code
 	}
-	if r.header == nil {
-		r.header = map[string][]string{}
+	if r.Header == nil {
+		r.Header = map[string][]string{}
 	}
 	for _, hf := range f.RegularFields() {
-		r.header.Add(hf.Name, hf.Value)
+		r.Header.Add(hf.Name, hf.Value)
 	}
 }

@@ -2,15 +2,10 @@ package racetest
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -163,7 +158,7 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 		res.Oracle = p.Effect.Evidence()
 	}
 	if p.NoCalibrate {
-		res.Calibration = skippedCalibration()
+		res.Calibration = SkippedCalibration()
 	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
 		return nil, err
 	}
@@ -187,7 +182,7 @@ type httpRun struct {
 func (r *httpRun) Round(ctx context.Context, i int) (Round, []string, error) {
 	round, warn, err := runRound(ctx, r.p, r.sync, i)
 	if err == nil {
-		resolveRound(&round, r.cal, r.oracle)
+		round.Resolve(r.cal, r.oracle)
 	}
 	return round, warn, err
 }
@@ -218,10 +213,10 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 	}
 	round := Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
 	for k, r := range b.responses {
-		replayed := p.Marker.marks(r.header)
-		kind, msg := p.Classifier.classify(r, replayed)
-		o := Outcome{Request: k + 1, Kind: kind, Status: r.status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], body: r.body}
-		o.Arrival = serverArrival(r.header)
+		replayed := p.Marker.Marks(r.Header)
+		kind, msg := p.Classifier.Classify(r, replayed)
+		o := Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
+		o.Arrival = serverArrival(r.Header)
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
@@ -239,7 +234,7 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 
 // burst is what one synchronised release produced, indexed by request.
 type burst struct {
-	responses []response
+	responses []Response
 	elapsed   []time.Duration
 	spread    time.Duration
 }
@@ -262,22 +257,6 @@ func renderRequest(p *Probe, v RoundValues) (request, error) {
 		r.header = append(r.header, Header{Name: h.Name, Value: Template(h.Value.Render(v))})
 	}
 	return r, nil
-}
-
-// describeErr names a transport failure the way a person would.
-func describeErr(err error) string {
-	var ne net.Error
-	switch {
-	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
-		return "timeout"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "connection closed without a response"
-	}
-	return err.Error()
 }
 
 // serverArrival reads the target's arrival clock from a Server-Timing

@@ -37,23 +37,23 @@ func showRequest(r request, secrets []string) string {
 		fmt.Fprintf(&b, " [%s: %s]", h.Name, v)
 	}
 	if len(r.body) > 0 {
-		b.WriteString(" " + clip(r.body))
+		b.WriteString(" " + Clip(r.body))
 	}
 	return b.String()
 }
 
-// showResponse is the status and clipped body, with the replay marker
+// ShowResponse is the status and clipped body, with the replay marker
 // when the response carries it. Response headers are not shown otherwise,
 // so a Set-Cookie never reaches the output.
-func showResponse(r response, m ReplayMarker) string {
-	if r.err != nil {
-		return describeErr(r.err)
+func ShowResponse(r Response, m ReplayMarker) string {
+	if r.Err != nil {
+		return describeErr(r.Err)
 	}
-	s := fmt.Sprint(r.status)
-	if m.marks(r.header) {
+	s := fmt.Sprint(r.Status)
+	if m.Marks(r.Header) {
 		s += " [" + m.String() + "]"
 	}
-	if body := clip(r.body); body != "" {
+	if body := Clip(r.Body); body != "" {
 		s += " " + body
 	}
 	return s

@@ -44,7 +44,9 @@ type Outcome struct {
 	// Answer is what a SQL claim answered: "1 row", "no row" or the
 	// SQLSTATE of its error; HTTP probes leave it empty.
 	Answer string `json:"answer,omitempty"`
-	body   []byte
+	// Body is the response body, kept to tell replays from wins; it is
+	// never shown whole.
+	Body []byte `json:"-"`
 }
 
 // Round is one burst of N identical requests sharing one key.

@@ -16,7 +16,7 @@ import "context"
 //
 // The error is for a target that cannot be reached at all; a failure
 // after the connection opened is the response's err.
-func sendOne(ctx context.Context, p *Probe, sync string, r request) (response, error) {
+func sendOne(ctx context.Context, p *Probe, sync string, r request) (Response, error) {
 	one := *p
 	one.N = 1
 	one.Settle = 0
@@ -28,7 +28,7 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request) (response, e
 		b, err = burstH1(ctx, &one, r)
 	}
 	if err != nil {
-		return response{}, err
+		return Response{}, err
 	}
 	return b.responses[0], nil
 }
