@@ -57,6 +57,22 @@ func parseStatusRange(part string) (statusRange, error) {
 	return statusRange{l, h}, nil
 }
 
+// String writes the set back as ParseStatusSet reads it: "409,422",
+// "2xx", "200-204".
+func (s StatusSet) String() string {
+	var parts []string
+	for _, r := range s {
+		if r.lo == r.hi {
+			parts = append(parts, fmt.Sprint(r.lo))
+		} else if r.hi-r.lo == 99 && r.lo%100 == 0 {
+			parts = append(parts, fmt.Sprintf("%dxx", r.lo/100))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", r.lo, r.hi))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // Has reports whether status is in the set.
 func (s StatusSet) Has(status int) bool {
 	for _, r := range s {

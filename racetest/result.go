@@ -1,10 +1,3 @@
-// Package racetest fires identical requests at a running system at the same
-// moment, round after round, classifies what came back and judges whether
-// the idempotency gate held. It owns synchronisation (HTTP/1.1 withheld
-// tail, HTTP/2 single packet), classification, effect counting and verdicts.
-//
-// It never prints and never exits: a probe returns a Result, and the
-// formatter in this package writes it to the io.Writer its caller gives.
 package racetest
 
 import "time"

@@ -12,22 +12,23 @@ import (
 
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // httpProbe is the demo probe against url with a short settle, so that the
 // HTTP races with a PostgreSQL oracle stay quick.
-func httpProbe(url string) racetest.Probe {
-	p := racetest.DemoProbe(url)
+func httpProbe(url string) httprace.Probe {
+	p := httprace.DemoProbe(url)
 	p.Settle = 20 * time.Millisecond
 	p.Timeout = 5 * time.Second
 	return p
 }
 
-func runHTTP(t *testing.T, p racetest.Probe) *racetest.Result {
+func runHTTP(t *testing.T, p httprace.Probe) *racetest.Result {
 	t.Helper()
-	res, err := racetest.Run(context.Background(), p)
+	res, err := httprace.Run(context.Background(), p)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -72,7 +73,7 @@ func (h claimHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	q := "INSERT INTO " + h.table + " (namespace, key) VALUES (coalesce($1, " + h.defaultNamespace() + "), $2) ON CONFLICT DO NOTHING RETURNING id"
 	var id int64
-	err := h.pool.QueryRow(r.Context(), q, ns, r.Header.Get(racetest.KeyHeader)).Scan(&id)
+	err := h.pool.QueryRow(r.Context(), q, ns, r.Header.Get(httprace.KeyHeader)).Scan(&id)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		http.Error(w, "key already claimed", http.StatusConflict)
@@ -151,7 +152,7 @@ func TestEffectCountOverridesClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, err := pool.Exec(r.Context(), "INSERT INTO claims_sound (key) VALUES ($1) ON CONFLICT DO NOTHING", r.Header.Get(racetest.KeyHeader))
+		_, err := pool.Exec(r.Context(), "INSERT INTO claims_sound (key) VALUES ($1) ON CONFLICT DO NOTHING", r.Header.Get(httprace.KeyHeader))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

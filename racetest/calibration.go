@@ -2,9 +2,7 @@ package racetest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"time"
 )
 
 // Calibration is the server's replay signature: once per run, before the
@@ -79,51 +77,6 @@ func (c *Calibration) markerText() string {
 		return DefaultReplayMarker().String()
 	}
 	return c.marker.String()
-}
-
-// calibrate runs the calibration for p over the protocol sync speaks. An
-// error means the target could not be reached at all.
-func calibrate(ctx context.Context, p *Probe, sync string) (*Calibration, error) {
-	v := NewRoundValues(p.RunID+"-calibration", 0)
-	c := &Calibration{Key: v.Key}
-	req, err := renderRequest(p, v)
-	if err != nil {
-		return nil, err
-	}
-	var before int64
-	if p.Effect != nil {
-		if before, err = p.Effect.Count(ctx, v); err != nil {
-			return nil, fmt.Errorf("%s before the calibration: %w", p.Effect.Evidence(), err)
-		}
-	}
-	first, err := sendOne(ctx, p, sync, req)
-	if err != nil {
-		return nil, err
-	}
-	c.First = Exchange{Request: showRequest(req, p.Secrets), Response: ShowResponse(first, p.Marker)}
-	var retry Response
-	if p.Classifier.UnmarkedWin(first, p.Marker) {
-		// A store written after the response (fire and forget, as some
-		// libraries do) gets a moment to land, as it would before a real
-		// client's retry.
-		sleepCtx(ctx, min(p.Settle, time.Second))
-		if retry, err = sendOne(ctx, p, sync, req); err != nil {
-			return nil, err
-		}
-		c.Retry = Exchange{Request: c.First.Request, Response: ShowResponse(retry, p.Marker)}
-	}
-	oracle := ""
-	if p.Effect != nil {
-		oracle = p.Effect.Evidence()
-		after, err := p.Effect.Count(ctx, v)
-		if err != nil {
-			return nil, fmt.Errorf("%s after the calibration: %w", p.Effect.Evidence(), err)
-		}
-		n := int(after - before)
-		c.Effects = &n
-	}
-	c.Judge(p.Classifier, p.Marker, oracle, first, retry)
-	return c, nil
 }
 
 // UnmarkedWin reports whether r, the response to the calibration's first

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // h2cServer serves h over HTTP/1.1 and over cleartext HTTP/2 with prior
@@ -47,12 +49,12 @@ func TestH2cSinglePacket(t *testing.T) {
 	cases := []struct {
 		window time.Duration
 		split  string
-		want   Status
+		want   racetest.Status
 	}{
-		{200 * time.Microsecond, SplitHeaders, Broken},
-		{200 * time.Microsecond, SplitLastByte, Broken},
-		{0, SplitHeaders, Holds},
-		{0, SplitLastByte, Holds},
+		{200 * time.Microsecond, SplitHeaders, racetest.Broken},
+		{200 * time.Microsecond, SplitLastByte, racetest.Broken},
+		{0, SplitHeaders, racetest.Holds},
+		{0, SplitLastByte, racetest.Holds},
 	}
 	for _, c := range cases {
 		t.Run(string(c.want)+"/"+c.split, func(t *testing.T) {
@@ -75,8 +77,8 @@ func TestH2cSinglePacket(t *testing.T) {
 func TestH2OverTLSWithALPN(t *testing.T) {
 	for _, c := range []struct {
 		window time.Duration
-		want   Status
-	}{{200 * time.Microsecond, Broken}, {0, Holds}} {
+		want   racetest.Status
+	}{{200 * time.Microsecond, racetest.Broken}, {0, racetest.Holds}} {
 		t.Run(string(c.want), func(t *testing.T) {
 			rec := &protoRecorder{Gate: Gate{Window: c.window}, protos: make(chan string, 1)}
 			srv := h2TLSServer(rec)
@@ -122,12 +124,12 @@ func TestH2LargeReleaseBlockWarns(t *testing.T) {
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.N, p.Rounds = SyncH2, 4, 2
-	p.Body = Template(strings.Repeat("x", 600))
+	p.Body = racetest.Template(strings.Repeat("x", 600))
 	res := run(t, p)
 	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "more than one packet") {
 		t.Fatalf("warnings %q, want one about the release block size", res.Warnings)
 	}
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Errorf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }
@@ -140,7 +142,7 @@ func TestH2ServerErrorsAreInconclusive(t *testing.T) {
 	p := quick(srv.URL)
 	p.Sync, p.Rounds = SyncH2, 2
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive {
+	if res.Verdict.Status != racetest.Inconclusive {
 		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }

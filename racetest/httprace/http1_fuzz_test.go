@@ -1,10 +1,12 @@
-package racetest
+package httprace
 
 import (
 	"bytes"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // FuzzReadH1 feeds arbitrary bytes to the HTTP/1.1 response reader, both
@@ -39,7 +41,7 @@ func FuzzReadH1(f *testing.F) {
 		if counted.n > maxHead+maxBody {
 			t.Fatalf("read %d bytes from the connection, bound %d", counted.n, maxHead+maxBody)
 		}
-		kind, detail := Classifier{}.Classify(r, false)
+		kind, detail := racetest.Classifier{}.Classify(r, false)
 		if kind == "" && detail == "" && r.Err == nil && r.Status == 0 {
 			t.Fatalf("a response with no status and no error: %+v", r)
 		}

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/racetest"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )
@@ -52,7 +53,7 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	fr.MaxHeaderListSize = 1 << 20
 	peer, err := h2Handshake(c, fr)
 	if err != nil {
-		return burst{}, nil, fmt.Errorf("%w: HTTP/2 handshake with %s: %v", ErrNoConnection, r.target.addr, err)
+		return burst{}, nil, fmt.Errorf("%w: HTTP/2 handshake with %s: %v", racetest.ErrNoConnection, r.target.addr, err)
 	}
 	if err := peer.admits(p.N, len(r.body)); err != nil {
 		return burst{}, nil, err
@@ -70,17 +71,17 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	}
 	if len(pre) > 0 {
 		if _, err := c.Write(pre); err != nil {
-			return burst{}, warn, fmt.Errorf("%w: writing the HTTP/2 streams: %v", ErrNoConnection, err)
+			return burst{}, warn, fmt.Errorf("%w: writing the HTTP/2 streams: %v", racetest.ErrNoConnection, err)
 		}
 	}
 	sleepCtx(ctx, p.Settle)
 	start := time.Now()
 	_, werr := c.Write(release)
 	end := time.Now()
-	b := burst{responses: make([]Response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
+	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
 	if werr != nil {
 		for i := range b.responses {
-			b.responses[i] = Response{Err: werr}
+			b.responses[i] = racetest.Response{Err: werr}
 		}
 		return b, warn, nil
 	}
@@ -97,7 +98,7 @@ func dialH2(ctx context.Context, p *Probe, t target) (net.Conn, error) {
 	}
 	if tc, ok := c.(*tls.Conn); ok && tc.ConnectionState().NegotiatedProtocol != "h2" {
 		c.Close()
-		return nil, fmt.Errorf("%w: %s did not agree to HTTP/2 by ALPN; use --sync h1", ErrNoConnection, t.addr)
+		return nil, fmt.Errorf("%w: %s did not agree to HTTP/2 by ALPN; use --sync h1", racetest.ErrNoConnection, t.addr)
 	}
 	return c, nil
 }
@@ -326,7 +327,7 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 	}
 }
 
-func readH2Headers(r *Response, f *http2.MetaHeadersFrame) {
+func readH2Headers(r *racetest.Response, f *http2.MetaHeadersFrame) {
 	if st := f.PseudoValue("status"); st != "" {
 		code, err := strconv.Atoi(st)
 		if err != nil {

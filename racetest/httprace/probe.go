@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // Sync modes and split points (RACE.md, "Synchronisation").
@@ -25,16 +27,16 @@ const maxBody = 1 << 20
 // Header is one request header; both parts are templates.
 type Header struct {
 	Name  string
-	Value Template
+	Value racetest.Template
 }
 
 // Probe describes an HTTP race: the request, how many at once, how many
 // rounds, how they are synchronised and how responses are classified.
 type Probe struct {
 	Method string
-	URL    Template
+	URL    racetest.Template
 	Header []Header
-	Body   Template
+	Body   racetest.Template
 
 	N      int
 	Rounds int
@@ -53,11 +55,11 @@ type Probe struct {
 
 	Insecure   bool
 	Force      bool
-	Classifier Classifier
+	Classifier racetest.Classifier
 	// Effect is the effect oracle; nil when there is none.
 	Effect EffectCounter
 	// Marker is the header by which the server marks a replay.
-	Marker ReplayMarker
+	Marker racetest.ReplayMarker
 	// NoCalibrate skips the calibration: identical successes are then
 	// unresolved unless the oracle counts them.
 	NoCalibrate bool
@@ -98,23 +100,23 @@ func (p *Probe) Defaults() {
 		p.Settle = 100 * time.Millisecond
 	}
 	if p.Classifier.Win == nil {
-		p.Classifier.Win = DefaultClassifier().Win
+		p.Classifier.Win = racetest.DefaultClassifier().Win
 	}
 	if p.Classifier.Refuse == nil {
-		p.Classifier.Refuse = DefaultClassifier().Refuse
+		p.Classifier.Refuse = racetest.DefaultClassifier().Refuse
 	}
 	if p.Marker.Name == "" {
-		p.Marker = DefaultReplayMarker()
+		p.Marker = racetest.DefaultReplayMarker()
 	}
 	if p.RunID == "" {
-		p.RunID = NewRunID()
+		p.RunID = racetest.NewRunID()
 	}
 	p.defaultContentType()
 }
 
 // Validate rejects settings that cannot run or that need Force.
 func (p *Probe) Validate() error {
-	if err := CheckLimits(p.N, p.Rounds, p.Force); err != nil {
+	if err := racetest.CheckLimits(p.N, p.Rounds, p.Force); err != nil {
 		return err
 	}
 	switch p.Sync {
@@ -127,7 +129,7 @@ func (p *Probe) Validate() error {
 	default:
 		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
 	}
-	if _, err := parseTarget(p.URL.Render(RoundValues{Key: "k", UUID: "u"})); err != nil {
+	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
 	}
 	return nil
@@ -136,7 +138,7 @@ func (p *Probe) Validate() error {
 // Run probes the target for p.Rounds rounds, or until the deadline, and
 // judges the result. It returns an error only when the probe could not run
 // at all (bad settings, target unreachable in the first round).
-func Run(ctx context.Context, p Probe) (*Result, error) {
+func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	p.Defaults()
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -144,7 +146,7 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
 
-	res := &Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
@@ -158,12 +160,12 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 		res.Oracle = p.Effect.Evidence()
 	}
 	if p.NoCalibrate {
-		res.Calibration = SkippedCalibration()
+		res.Calibration = racetest.SkippedCalibration()
 	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
 		return nil, err
 	}
 	run := &httpRun{p: &p, sync: sync, cal: res.Calibration, oracle: res.Oracle}
-	if err := RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -174,12 +176,12 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 type httpRun struct {
 	p      *Probe
 	sync   string
-	cal    *Calibration
+	cal    *racetest.Calibration
 	oracle string
 }
 
 // Round fires one burst and resolves its successes on the evidence.
-func (r *httpRun) Round(ctx context.Context, i int) (Round, []string, error) {
+func (r *httpRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
 	round, warn, err := runRound(ctx, r.p, r.sync, i)
 	if err == nil {
 		round.Resolve(r.cal, r.oracle)
@@ -189,16 +191,16 @@ func (r *httpRun) Round(ctx context.Context, i int) (Round, []string, error) {
 
 // runRound renders the request, counts the effect around the burst and
 // classifies what came back.
-func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []string, error) {
-	vals := NewRoundValues(p.RunID, i)
+func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, []string, error) {
+	vals := racetest.NewRoundValues(p.RunID, i)
 	req, err := renderRequest(p, vals)
 	if err != nil {
-		return Round{}, nil, err
+		return racetest.Round{}, nil, err
 	}
 	var before int64
 	if p.Effect != nil {
 		if before, err = p.Effect.Count(ctx, vals); err != nil {
-			return Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
+			return racetest.Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
 		}
 	}
 	var b burst
@@ -209,13 +211,13 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 		b, err = burstH1(ctx, p, req)
 	}
 	if err != nil {
-		return Round{}, warn, err
+		return racetest.Round{}, warn, err
 	}
-	round := Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
 	for k, r := range b.responses {
 		replayed := p.Marker.Marks(r.Header)
 		kind, msg := p.Classifier.Classify(r, replayed)
-		o := Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
+		o := racetest.Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
 		o.Arrival = serverArrival(r.Header)
 		round.Outcomes = append(round.Outcomes, o)
 	}
@@ -223,18 +225,18 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 	if p.Effect != nil {
 		after, err := p.Effect.Count(ctx, vals)
 		if err != nil {
-			return Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
+			return racetest.Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
 		}
 		n := int(after - before)
 		round.Effects = &n
 	}
-	round.TooWide = p.Window > 0 && round.spread() > p.Window
+	round.TooWide = p.Window > 0 && round.Spread() > p.Window
 	return round, warn, nil
 }
 
 // burst is what one synchronised release produced, indexed by request.
 type burst struct {
-	responses []Response
+	responses []racetest.Response
 	elapsed   []time.Duration
 	spread    time.Duration
 }
@@ -247,14 +249,14 @@ type request struct {
 	body   []byte
 }
 
-func renderRequest(p *Probe, v RoundValues) (request, error) {
+func renderRequest(p *Probe, v racetest.RoundValues) (request, error) {
 	t, err := parseTarget(p.URL.Render(v))
 	if err != nil {
 		return request{}, err
 	}
 	r := request{method: p.Method, target: t, body: []byte(p.Body.Render(v))}
 	for _, h := range p.Header {
-		r.header = append(r.header, Header{Name: h.Name, Value: Template(h.Value.Render(v))})
+		r.header = append(r.header, Header{Name: h.Name, Value: racetest.Template(h.Value.Render(v))})
 	}
 	return r, nil
 }
@@ -288,7 +290,7 @@ func serverArrival(h http.Header) *time.Duration {
 
 // arrivalSpread is the server-side spread when every response carried an
 // arrival time.
-func arrivalSpread(outs []Outcome) *time.Duration {
+func arrivalSpread(outs []racetest.Outcome) *time.Duration {
 	var lo, hi time.Duration
 	for i, o := range outs {
 		if o.Arrival == nil {

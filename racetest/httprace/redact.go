@@ -1,9 +1,11 @@
-package racetest
+package httprace
 
 import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // secretHeaders are redacted wherever a request or response is shown, in
@@ -37,26 +39,9 @@ func showRequest(r request, secrets []string) string {
 		fmt.Fprintf(&b, " [%s: %s]", h.Name, v)
 	}
 	if len(r.body) > 0 {
-		b.WriteString(" " + Clip(r.body))
+		b.WriteString(" " + racetest.Clip(r.body))
 	}
 	return b.String()
-}
-
-// ShowResponse is the status and clipped body, with the replay marker
-// when the response carries it. Response headers are not shown otherwise,
-// so a Set-Cookie never reaches the output.
-func ShowResponse(r Response, m ReplayMarker) string {
-	if r.Err != nil {
-		return describeErr(r.Err)
-	}
-	s := fmt.Sprint(r.Status)
-	if m.Marks(r.Header) {
-		s += " [" + m.String() + "]"
-	}
-	if body := Clip(r.Body); body != "" {
-		s += " " + body
-	}
-	return s
 }
 
 // redactURL hides a password in the URL's user information.
