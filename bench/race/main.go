@@ -90,15 +90,15 @@ func sinkTable(w io.Writer, _, batches int, _ time.Duration) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\tblock bytes\tone write: single read\tone write per frame: single read")
 	for _, n := range []int{2, 8, 32} {
-		one, err := httprace.MeasureSinglePacket(context.Background(), n, batches, time.Millisecond, false)
+		one, err := measureSinglePacket(context.Background(), n, batches, time.Millisecond, false)
 		if err != nil {
 			return err
 		}
-		per, err := httprace.MeasureSinglePacket(context.Background(), n, batches, time.Millisecond, true)
+		per, err := measureSinglePacket(context.Background(), n, batches, time.Millisecond, true)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", n, one.BlockBytes, pct(one.SingleRead, batches), pct(per.SingleRead, batches))
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", n, one.blockBytes, pct(one.singleRead, batches), pct(per.singleRead, batches))
 	}
 	return tw.Flush()
 }

@@ -89,6 +89,27 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	return b, warn, nil
 }
 
+// Handshake does the client's side of an HTTP/2 connection on c as the
+// burst does: the preface, our SETTINGS and window, then it reads until the
+// server's SETTINGS arrive and acknowledges them. With ReleaseBlock it lets
+// the benchmark measure the probe's own frames at a raw sink.
+func Handshake(c net.Conn) error {
+	_, err := h2Handshake(c, http2.NewFramer(c, c))
+	return err
+}
+
+// ReleaseBlock is what the HTTP/2 burst withholds and then writes in one
+// Write: the frames of p.N streams of p's request rendered with v, split as
+// p.Split says, for a server that allows frames of maxFrame bytes.
+func ReleaseBlock(p *Probe, v racetest.RoundValues, maxFrame uint32) ([]byte, error) {
+	r, err := renderRequest(p, v)
+	if err != nil {
+		return nil, err
+	}
+	_, release, err := h2Blocks(r, p.N, p.Split, maxFrame)
+	return release, err
+}
+
 // dialH2 connects with ALPN h2 under TLS, or cleartext with prior
 // knowledge (h2c).
 func dialH2(ctx context.Context, p *Probe, t target) (net.Conn, error) {
