@@ -148,7 +148,7 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	return writeRaceResult(s, o.out, res)
 }
 
-// probe turns the flags into a httprace.Probe, reporting bad flags as usage
+// probe turns the flags into an httprace.Probe, reporting bad flags as usage
 // errors.
 func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) {
 	p := httprace.Probe{
