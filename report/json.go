@@ -48,6 +48,9 @@ type jsonFix struct {
 	Caveat        string `json:"caveat,omitempty"`
 	Precheck      string `json:"precheck,omitempty"`
 	NoTransaction bool   `json:"no_transaction,omitempty"`
+	// Lang is set for a fix in a framework's own language ("ruby",
+	// "prisma"); sql then holds that text.
+	Lang string `json:"lang,omitempty"`
 }
 
 type jsonSuppression struct {
@@ -92,17 +95,19 @@ type jsonDiagnostic struct {
 }
 
 type jsonSummary struct {
-	Files          int     `json:"files"`
-	Statements     int     `json:"statements"`
-	Tables         int     `json:"tables,omitempty"`
-	RoundTrips     int     `json:"round_trips,omitempty"`
-	Errors         int     `json:"errors"`
-	Warnings       int     `json:"warnings"`
-	Infos          int     `json:"info"`
-	Suppressed     int     `json:"suppressed"`
-	InputErrors    int     `json:"input_errors"`
-	Notes          int     `json:"notes"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Files             int     `json:"files"`
+	Statements        int     `json:"statements"`
+	SkippedFiles      int     `json:"skipped_files,omitempty"`
+	SkippedStatements int     `json:"skipped_statements,omitempty"`
+	Tables            int     `json:"tables,omitempty"`
+	RoundTrips        int     `json:"round_trips,omitempty"`
+	Errors            int     `json:"errors"`
+	Warnings          int     `json:"warnings"`
+	Infos             int     `json:"info"`
+	Suppressed        int     `json:"suppressed"`
+	InputErrors       int     `json:"input_errors"`
+	Notes             int     `json:"notes"`
+	ElapsedSeconds    float64 `json:"elapsed_seconds"`
 }
 
 // JSON writes doc as one indented JSON document. Lists are never null, so a
@@ -145,6 +150,7 @@ func summaryJSON(doc *Document) jsonSummary {
 	c := Count(doc)
 	return jsonSummary{
 		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
+		SkippedFiles: doc.Summary.SkippedFiles, SkippedStatements: doc.Summary.SkippedStatements,
 		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed,
 		InputErrors: c.InputErrors, Notes: c.Notes,
@@ -167,7 +173,7 @@ func findingJSON(f audit.Finding) jsonFinding {
 	for _, fix := range f.Fixes {
 		out.Fixes = append(out.Fixes, jsonFix{
 			Title: fix.Title, SQL: fix.SQL, Caveat: fix.Caveat, Precheck: fix.Precheck,
-			NoTransaction: fix.NoTransaction,
+			NoTransaction: fix.NoTransaction, Lang: fix.Lang,
 		})
 	}
 	if s := f.Suppressed; s != nil {
