@@ -2,9 +2,7 @@ package racetest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"time"
 )
 
 // Calibration is the server's replay signature: once per run, before the
@@ -81,88 +79,57 @@ func (c *Calibration) markerText() string {
 	return c.marker.String()
 }
 
-// calibrate runs the calibration for p over the protocol sync speaks. An
-// error means the target could not be reached at all.
-func calibrate(ctx context.Context, p *Probe, sync string) (*Calibration, error) {
-	v := NewRoundValues(p.RunID+"-calibration", 0)
-	c := &Calibration{Key: v.Key, marker: p.Marker}
-	req, err := renderRequest(p, v)
-	if err != nil {
-		return nil, err
-	}
-	var before int64
-	if p.Effect != nil {
-		if before, err = p.Effect.Count(ctx, v); err != nil {
-			return nil, fmt.Errorf("%s before the calibration: %w", p.Effect.Evidence(), err)
-		}
-	}
-	first, err := sendOne(ctx, p, sync, req)
-	if err != nil {
-		return nil, err
-	}
-	c.First = Exchange{Request: showRequest(req, p.Secrets), Response: showResponse(first, p.Marker)}
-	firstWon := first.err == nil && p.Classifier.Win.Has(first.status) && !p.Marker.marks(first.header)
-	var retry response
-	if firstWon {
-		// A store written after the response (fire and forget, as some
-		// libraries do) gets a moment to land, as it would before a real
-		// client's retry.
-		sleepCtx(ctx, min(p.Settle, time.Second))
-		if retry, err = sendOne(ctx, p, sync, req); err != nil {
-			return nil, err
-		}
-		c.Retry = Exchange{Request: c.First.Request, Response: showResponse(retry, p.Marker)}
-	}
-	if p.Effect != nil {
-		c.oracle = p.Effect.Evidence()
-		after, err := p.Effect.Count(ctx, v)
-		if err != nil {
-			return nil, fmt.Errorf("%s after the calibration: %w", p.Effect.Evidence(), err)
-		}
-		n := int(after - before)
-		c.Effects = &n
-	}
-	c.judge(p, first, retry, firstWon)
-	return c, nil
+// UnmarkedWin reports whether r, the response to the calibration's first
+// request, is a success without the replay marker m: only then is the
+// request sent again, and only then does the retry say how the server
+// replays.
+func (cl Classifier) UnmarkedWin(r Response, m ReplayMarker) bool {
+	return r.Err == nil && cl.Win.Has(r.Status) && !m.Marks(r.Header)
 }
 
-// judge sets the signature and the sentence from the two responses.
-func (c *Calibration) judge(p *Probe, first, retry response, firstWon bool) {
+// Judge sets the signature and the sentence from the calibration's two
+// responses: first, to a fresh key, and retry, to the same request sent
+// again after first's response (the zero Response when first was no
+// unmarked win, so nothing was retried). cl and m are the run's classifier
+// and replay marker; oracle names the count in c.Effects when an effect
+// oracle counted.
+func (c *Calibration) Judge(cl Classifier, m ReplayMarker, oracle string, first, retry Response) {
+	c.marker, c.oracle = m, oracle
 	switch {
-	case !firstWon:
+	case !cl.UnmarkedWin(first, m):
 		c.Signature = SigUnknown
-		c.Sentence = fmt.Sprintf("the first calibration request got %s, not a success, so nothing was learnt about replays", showResponse(first, p.Marker))
-	case retry.err != nil:
+		c.Sentence = fmt.Sprintf("the first calibration request got %s, not a success, so nothing was learnt about replays", ShowResponse(first, m))
+	case retry.Err != nil:
 		c.Signature = SigUnknown
-		c.Sentence = fmt.Sprintf("the calibration retry failed (%s)", describeErr(retry.err))
-	case p.Classifier.Refuse.Has(retry.status):
-		c.Signature, c.RefusedWith = SigRefuses, retry.status
-		c.Sentence = fmt.Sprintf("the retry of a finished key was refused with %d: this server never replays a success, so two successes in a round are two wins", retry.status)
-	case p.Classifier.Win.Has(retry.status) && p.Marker.marks(retry.header):
+		c.Sentence = fmt.Sprintf("the calibration retry failed (%s)", describeErr(retry.Err))
+	case cl.Refuse.Has(retry.Status):
+		c.Signature, c.RefusedWith = SigRefuses, retry.Status
+		c.Sentence = fmt.Sprintf("the retry of a finished key was refused with %d: this server never replays a success, so two successes in a round are two wins", retry.Status)
+	case cl.Win.Has(retry.Status) && m.Marks(retry.Header):
 		c.Signature = SigMarked
-		c.Sentence = fmt.Sprintf("the retry of a finished key was a replay marked %s: unmarked successes are wins", p.Marker)
-	case p.Classifier.Win.Has(retry.status) && retry.status == first.status && bytes.Equal(retry.body, first.body):
+		c.Sentence = fmt.Sprintf("the retry of a finished key was a replay marked %s: unmarked successes are wins", m)
+	case cl.Win.Has(retry.Status) && retry.Status == first.Status && bytes.Equal(retry.Body, first.Body):
 		c.Signature = SigSameBytes
 		c.Sentence = "the retry of a finished key got the same status and body, unmarked: replays cannot be told from wins by their responses"
-	case p.Classifier.Win.Has(retry.status):
+	case cl.Win.Has(retry.Status):
 		c.Signature = SigDifferent
-		c.Sentence = fmt.Sprintf("the retry of a finished key got a different success (first %s, then %s): it ran again or the server re-renders its replies; only an effect oracle can tell", showResponse(first, p.Marker), showResponse(retry, p.Marker))
+		c.Sentence = fmt.Sprintf("the retry of a finished key got a different success (first %s, then %s): it ran again or the server re-renders its replies; only an effect oracle can tell", ShowResponse(first, m), ShowResponse(retry, m))
 	default:
 		c.Signature = SigUnknown
-		c.Sentence = fmt.Sprintf("the calibration retry got %s, neither a success nor a --refuse status; the run goes on as if replays could not be told from wins", showResponse(retry, p.Marker))
+		c.Sentence = fmt.Sprintf("the calibration retry got %s, neither a success nor a --refuse status; the run goes on as if replays could not be told from wins", ShowResponse(retry, m))
 	}
 	if c.Effects == nil {
 		return
 	}
 	switch n := *c.Effects; {
 	case n > 1:
-		c.Sentence += fmt.Sprintf("; %s was %d for one key sent twice in sequence: the gate ran the effect again", p.Effect.Evidence(), n)
+		c.Sentence += fmt.Sprintf("; %s was %d for one key sent twice in sequence: the gate ran the effect again", oracle, n)
 	default:
-		c.Sentence += fmt.Sprintf("; %s was %d for the two requests", p.Effect.Evidence(), n)
+		c.Sentence += fmt.Sprintf("; %s was %d for the two requests", oracle, n)
 	}
 }
 
-// skippedCalibration is what --no-calibrate leaves in the result.
-func skippedCalibration() *Calibration {
+// SkippedCalibration is what --no-calibrate leaves in the result.
+func SkippedCalibration() *Calibration {
 	return &Calibration{Signature: SigSkipped, Sentence: "skipped (--no-calibrate): identical successes are unresolved unless an oracle counts them"}
 }

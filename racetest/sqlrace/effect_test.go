@@ -1,4 +1,4 @@
-package racetest
+package sqlrace
 
 import (
 	"context"
@@ -8,11 +8,32 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
+
+// httpProbe is the demo probe against url with a short settle, so that the
+// HTTP races with a PostgreSQL oracle stay quick.
+func httpProbe(url string) httprace.Probe {
+	p := httprace.DemoProbe(url)
+	p.Settle = 20 * time.Millisecond
+	p.Timeout = 5 * time.Second
+	return p
+}
+
+func runHTTP(t *testing.T, p httprace.Probe) *racetest.Result {
+	t.Helper()
+	res, err := httprace.Run(context.Background(), p)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
 
 // Tables for the PostgreSQL-backed gate: one whose unique index stops
 // duplicates, one whose index has a nullable namespace part.
@@ -52,7 +73,7 @@ func (h claimHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	q := "INSERT INTO " + h.table + " (namespace, key) VALUES (coalesce($1, " + h.defaultNamespace() + "), $2) ON CONFLICT DO NOTHING RETURNING id"
 	var id int64
-	err := h.pool.QueryRow(r.Context(), q, ns, r.Header.Get(KeyHeader)).Scan(&id)
+	err := h.pool.QueryRow(r.Context(), q, ns, r.Header.Get(httprace.KeyHeader)).Scan(&id)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		http.Error(w, "key already claimed", http.StatusConflict)
@@ -88,31 +109,31 @@ func TestPostgresClaim(t *testing.T) {
 	dsn := testDB(t)
 	cases := []struct {
 		table string
-		want  Status
+		want  racetest.Status
 	}{
-		{"claims_sound", Holds},
-		{"claims_hole", Broken},
+		{"claims_sound", racetest.Holds},
+		{"claims_hole", racetest.Broken},
 	}
 	for _, c := range cases {
 		t.Run(c.table, func(t *testing.T) {
-			p := quick(pgGate(t, dsn, c.table))
+			p := httpProbe(pgGate(t, dsn, c.table))
 			p.N = 4
-			eff, err := NewSQLEffect(context.Background(), dsn, "SELECT count(*) FROM "+c.table+" WHERE key = $1")
+			eff, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM "+c.table+" WHERE key = $1")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer eff.Close(context.Background())
 			p.Effect = eff
-			res := run(t, p)
+			res := runHTTP(t, p)
 			if res.Verdict.Status != c.want {
 				t.Fatalf("verdict %s (%s), want %s", res.Verdict.Status, res.Verdict.Sentence, c.want)
 			}
 			for _, r := range res.Rounds {
-				if c.want == Holds && (r.Effects == nil || *r.Effects != 1) {
+				if c.want == racetest.Holds && (r.Effects == nil || *r.Effects != 1) {
 					t.Fatalf("round %d counted %v effects, want 1", r.Index, r.Effects)
 				}
 			}
-			if c.want == Broken && !strings.Contains(res.Verdict.Cause, "nullable key part") {
+			if c.want == racetest.Broken && !strings.Contains(res.Verdict.Cause, "nullable key part") {
 				t.Errorf("cause %q does not mention a nullable key part", res.Verdict.Cause)
 			}
 		})
@@ -131,37 +152,37 @@ func TestEffectCountOverridesClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, err := pool.Exec(r.Context(), "INSERT INTO claims_sound (key) VALUES ($1) ON CONFLICT DO NOTHING", r.Header.Get(KeyHeader))
+		_, err := pool.Exec(r.Context(), "INSERT INTO claims_sound (key) VALUES ($1) ON CONFLICT DO NOTHING", r.Header.Get(httprace.KeyHeader))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
 		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"request":%q}`, NewRunID())
+		fmt.Fprintf(w, `{"request":%q}`, racetest.NewRunID())
 	}))
 	defer func() { srv.Close(); pool.Close() }()
-	p := quick(srv.URL)
+	p := httpProbe(srv.URL)
 	p.Rounds = 5
-	eff, err := NewSQLEffect(context.Background(), dsn, "SELECT count(*) FROM claims_sound WHERE key = $1")
+	eff, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM claims_sound WHERE key = $1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eff.Close(context.Background())
-	without := run(t, p)
+	without := runHTTP(t, p)
 	p.Effect = eff
-	with := run(t, p)
-	if without.Verdict.Status != Inconclusive || with.Verdict.Status != Holds {
+	with := runHTTP(t, p)
+	if without.Verdict.Status != racetest.Inconclusive || with.Verdict.Status != racetest.Holds {
 		t.Fatalf("without count %s (%s), with count %s (%s); want inconclusive then holds",
 			without.Verdict.Status, without.Verdict.Sentence, with.Verdict.Status, with.Verdict.Sentence)
 	}
-	if without.Calibration.Signature != SigDifferent {
+	if without.Calibration.Signature != racetest.SigDifferent {
 		t.Errorf("calibration %+v, want a different success", without.Calibration)
 	}
 }
 
 func TestBadEffectSQLIsReportedBeforeTheRun(t *testing.T) {
 	dsn := testDB(t)
-	_, err := NewSQLEffect(context.Background(), dsn, "SELECT count(*) FROM no_such_table WHERE key = $1")
+	_, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM no_such_table WHERE key = $1")
 	if err == nil || !strings.Contains(err.Error(), "no_such_table") {
 		t.Fatalf("err %v, want the missing relation named", err)
 	}

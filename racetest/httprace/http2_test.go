@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"context"
@@ -8,13 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
-// h2cServer serves h over cleartext HTTP/2 with prior knowledge.
-func h2cServer(h http.Handler, s *http2.Server) *httptest.Server {
-	return httptest.NewServer(h2c.NewHandler(h, s))
+// h2cServer serves h over HTTP/1.1 and over cleartext HTTP/2 with prior
+// knowledge, with net/http's own HTTP/2 configured by cfg (nil: defaults).
+func h2cServer(h http.Handler, cfg *http.HTTP2Config) *httptest.Server {
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Config.HTTP2 = cfg
+	srv.Start()
+	return srv
 }
 
 // h2TLSServer serves h over TLS, offering h2 by ALPN.
@@ -43,17 +49,17 @@ func TestH2cSinglePacket(t *testing.T) {
 	cases := []struct {
 		window time.Duration
 		split  string
-		want   Status
+		want   racetest.Status
 	}{
-		{200 * time.Microsecond, SplitHeaders, Broken},
-		{200 * time.Microsecond, SplitLastByte, Broken},
-		{0, SplitHeaders, Holds},
-		{0, SplitLastByte, Holds},
+		{200 * time.Microsecond, SplitHeaders, racetest.Broken},
+		{200 * time.Microsecond, SplitLastByte, racetest.Broken},
+		{0, SplitHeaders, racetest.Holds},
+		{0, SplitLastByte, racetest.Holds},
 	}
 	for _, c := range cases {
 		t.Run(string(c.want)+"/"+c.split, func(t *testing.T) {
 			rec := &protoRecorder{Gate: Gate{Window: c.window}, protos: make(chan string, 1)}
-			srv := h2cServer(rec, &http2.Server{})
+			srv := h2cServer(rec, nil)
 			defer srv.Close()
 			p := quick(srv.URL + "/claims")
 			p.Sync, p.Split, p.N = SyncH2, c.split, 4
@@ -71,8 +77,8 @@ func TestH2cSinglePacket(t *testing.T) {
 func TestH2OverTLSWithALPN(t *testing.T) {
 	for _, c := range []struct {
 		window time.Duration
-		want   Status
-	}{{200 * time.Microsecond, Broken}, {0, Holds}} {
+		want   racetest.Status
+	}{{200 * time.Microsecond, racetest.Broken}, {0, racetest.Holds}} {
 		t.Run(string(c.want), func(t *testing.T) {
 			rec := &protoRecorder{Gate: Gate{Window: c.window}, protos: make(chan string, 1)}
 			srv := h2TLSServer(rec)
@@ -103,7 +109,7 @@ func TestH2SelfSignedNeedsInsecure(t *testing.T) {
 }
 
 func TestH2RespectsMaxConcurrentStreams(t *testing.T) {
-	srv := h2cServer(&Gate{}, &http2.Server{MaxConcurrentStreams: 4})
+	srv := h2cServer(&Gate{}, &http.HTTP2Config{MaxConcurrentStreams: 4})
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.N = SyncH2, 8
@@ -114,16 +120,16 @@ func TestH2RespectsMaxConcurrentStreams(t *testing.T) {
 }
 
 func TestH2LargeReleaseBlockWarns(t *testing.T) {
-	srv := h2cServer(&Gate{}, &http2.Server{})
+	srv := h2cServer(&Gate{}, nil)
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.N, p.Rounds = SyncH2, 4, 2
-	p.Body = Template(strings.Repeat("x", 600))
+	p.Body = racetest.Template(strings.Repeat("x", 600))
 	res := run(t, p)
 	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "more than one packet") {
 		t.Fatalf("warnings %q, want one about the release block size", res.Warnings)
 	}
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Errorf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }
@@ -131,12 +137,12 @@ func TestH2LargeReleaseBlockWarns(t *testing.T) {
 func TestH2ServerErrorsAreInconclusive(t *testing.T) {
 	srv := h2cServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "boom", http.StatusInternalServerError)
-	}), &http2.Server{})
+	}), nil)
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.Rounds = SyncH2, 2
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive {
+	if res.Verdict.Status != racetest.Inconclusive {
 		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // ietfGate follows the IETF Idempotency-Key draft: 400 without a key, 409
@@ -76,7 +78,7 @@ func (g *ietfGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, e.body)
 }
 
-func conformanceRun(t *testing.T, h http.Handler) []Check {
+func conformanceRun(t *testing.T, h http.Handler) []racetest.Check {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -97,7 +99,7 @@ func TestConformanceIETFGatePasses(t *testing.T) {
 		t.Fatalf("%d checks, want 5", len(checks))
 	}
 	for _, c := range checks {
-		if c.Result != CheckPass {
+		if c.Result != racetest.CheckPass {
 			t.Errorf("%s: %s: sent %s, got %s (%s)", c.Name, c.Result, c.Sent, c.Got, c.Detail)
 		}
 	}
@@ -108,7 +110,7 @@ func TestConformanceNaiveGateFails(t *testing.T) {
 	// The plain gate refuses every reuse with 409: no replay, no 422, and a
 	// "failing" payload is just another win. It requires a key and lets
 	// distinct keys through.
-	want := []CheckResult{CheckFail, CheckFail, CheckPass, CheckFail, CheckPass}
+	want := []racetest.CheckResult{racetest.CheckFail, racetest.CheckFail, racetest.CheckPass, racetest.CheckFail, racetest.CheckPass}
 	for i, c := range checks {
 		if c.Result != want[i] {
 			t.Errorf("check %d %q: %s, want %s (sent %s, got %s)", i+1, c.Name, c.Result, want[i], c.Sent, c.Got)

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // spinBeforeRelease is how long the release goroutines spin, at most,
@@ -57,7 +59,7 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		return burst{}, err
 	}
 	defer closeAll(conns)
-	b := burst{responses: make([]response, p.N), elapsed: make([]time.Duration, p.N)}
+	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N)}
 	headErr := make([]error, p.N)
 	for i, c := range conns {
 		_, headErr[i] = c.Write(head)
@@ -72,7 +74,7 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		// The run's deadline passed before the release: nothing was
 		// released, and nothing can be said about this round.
 		for i := range b.responses {
-			b.responses[i] = response{err: ctx.Err()}
+			b.responses[i] = racetest.Response{Err: ctx.Err()}
 		}
 		return b, nil
 	}
@@ -90,14 +92,14 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 				runtime.Gosched()
 			}
 			if headErr[i] != nil {
-				b.responses[i] = response{err: headErr[i]}
+				b.responses[i] = racetest.Response{Err: headErr[i]}
 				released[i] = time.Now()
 				return
 			}
 			_, err := c.Write(tail)
 			released[i] = time.Now()
 			if err != nil {
-				b.responses[i] = response{err: err}
+				b.responses[i] = racetest.Response{Err: err}
 				return
 			}
 			b.responses[i] = readH1(c)
@@ -108,7 +110,7 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 	time.Sleep(spin)
 	fire.Store(true)
 	done.Wait()
-	b.spread = spreadOf(released)
+	b.spread = racetest.SpreadOf(released)
 	return b, nil
 }
 
@@ -132,7 +134,7 @@ func closeAll(conns []net.Conn) {
 	}
 }
 
-func readH1(c net.Conn) response { return readH1From(c) }
+func readH1(c net.Conn) racetest.Response { return readH1From(c) }
 
 // maxHead bounds the status line and headers of one response. With
 // maxBody it caps how much of a connection is ever read, so a server that
@@ -147,7 +149,7 @@ var errBodyTooLong = fmt.Errorf("response body longer than %d bytes; stopped rea
 
 // readH1From reads one HTTP/1.1 response from r, refusing a body longer
 // than maxBody.
-func readH1From(r io.Reader) response {
+func readH1From(r io.Reader) racetest.Response {
 	conn := &errRecorder{r: r}
 	limited := &io.LimitedReader{R: conn, N: maxHead + maxBody}
 	resp, err := http.ReadResponse(bufio.NewReader(limited), nil)
@@ -158,17 +160,17 @@ func readH1From(r io.Reader) response {
 		case conn.err != nil:
 			err = conn.err
 		}
-		return response{err: err}
+		return racetest.Response{Err: err}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
-		return response{status: resp.StatusCode, err: err}
+		return racetest.Response{Status: resp.StatusCode, Err: err}
 	}
 	if len(body) > maxBody {
-		return response{status: resp.StatusCode, err: errBodyTooLong}
+		return racetest.Response{Status: resp.StatusCode, Err: errBodyTooLong}
 	}
-	return response{status: resp.StatusCode, header: resp.Header, body: body}
+	return racetest.Response{Status: resp.StatusCode, Header: resp.Header, Body: body}
 }
 
 // errRecorder keeps the connection's first read error other than EOF. bufio's
@@ -199,18 +201,4 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// spreadOf is the time between the earliest and latest of ts.
-func spreadOf(ts []time.Time) time.Duration {
-	var lo, hi time.Time
-	for i, t := range ts {
-		if i == 0 || t.Before(lo) {
-			lo = t
-		}
-		if i == 0 || t.After(hi) {
-			hi = t
-		}
-	}
-	return hi.Sub(lo)
 }

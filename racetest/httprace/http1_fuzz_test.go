@@ -1,10 +1,12 @@
-package racetest
+package httprace
 
 import (
 	"bytes"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // FuzzReadH1 feeds arbitrary bytes to the HTTP/1.1 response reader, both
@@ -33,14 +35,14 @@ func FuzzReadH1(f *testing.F) {
 		}
 		counted := &countingReader{r: src}
 		r := readH1From(counted)
-		if len(r.body) > maxBody {
-			t.Fatalf("kept %d bytes of body, bound %d", len(r.body), maxBody)
+		if len(r.Body) > maxBody {
+			t.Fatalf("kept %d bytes of body, bound %d", len(r.Body), maxBody)
 		}
 		if counted.n > maxHead+maxBody {
 			t.Fatalf("read %d bytes from the connection, bound %d", counted.n, maxHead+maxBody)
 		}
-		kind, detail := Classifier{}.classify(r, false)
-		if kind == "" && detail == "" && r.err == nil && r.status == 0 {
+		kind, detail := racetest.Classifier{}.Classify(r, false)
+		if kind == "" && detail == "" && r.Err == nil && r.Status == 0 {
 			t.Fatalf("a response with no status and no error: %+v", r)
 		}
 	})

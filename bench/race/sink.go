@@ -1,44 +1,52 @@
-package racetest
+package main
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"time"
 
+	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"golang.org/x/net/http2"
 )
 
-// SinkReport is how HTTP/2 release blocks arrived at a raw sink.
-type SinkReport struct {
-	Batches    int
-	SingleRead int // batches whose whole release block came in one read
-	BlockBytes int
+// sinkReport is how HTTP/2 release blocks arrived at a raw sink.
+type sinkReport struct {
+	batches    int
+	singleRead int // batches whose whole release block came in one read
+	blockBytes int
 }
 
-// MeasureSinglePacket sends batches of n HTTP/2 streams to a raw loopback
+// measureSinglePacket sends batches of n HTTP/2 streams to a raw loopback
 // sink that answers the handshake and then only reads, and counts the
-// batches whose release block arrived in a single read. With perFrame set
+// batches whose release block arrived in a single read. The frames are the
+// probe's own (httprace.ReleaseBlock, in headers mode). With perFrame set
 // the release is written one frame per Write call instead, for contrast.
-func MeasureSinglePacket(ctx context.Context, n, batches int, settle time.Duration, perFrame bool) (SinkReport, error) {
+func measureSinglePacket(ctx context.Context, n, batches int, settle time.Duration, perFrame bool) (sinkReport, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return SinkReport{}, err
+		return sinkReport{}, err
 	}
 	defer ln.Close()
-	rep := SinkReport{Batches: batches}
-	p := &Probe{N: n, Settle: settle, Timeout: 5 * time.Second}
-	r := request{method: "POST", target: target{host: ln.Addr().String(), addr: ln.Addr().String(), requestPath: "/claims"},
-		header: []Header{{Name: KeyHeader, Value: "idemcheck-sink-0000"}}, body: []byte(`{"round":1}`)}
+	rep := sinkReport{batches: batches}
+	p := &httprace.Probe{Method: http.MethodPost, URL: racetest.Template("http://" + ln.Addr().String() + "/claims"), N: n,
+		Split:  httprace.SplitHeaders,
+		Header: []httprace.Header{{Name: httprace.KeyHeader, Value: "idemcheck-sink-0000"}}, Body: `{"round":1}`}
+	release, err := httprace.ReleaseBlock(p, racetest.RoundValues{}, 16384)
+	if err != nil {
+		return rep, err
+	}
+	rep.blockBytes = len(release)
 	for range batches {
-		single, size, err := sinkBatch(ctx, ln, p, r, perFrame)
+		single, err := sinkBatch(ctx, ln, release, settle, perFrame)
 		if err != nil {
 			return rep, err
 		}
-		rep.BlockBytes = size
 		if single {
-			rep.SingleRead++
+			rep.singleRead++
 		}
 	}
 	return rep, nil
@@ -48,38 +56,37 @@ func MeasureSinglePacket(ctx context.Context, n, batches int, settle time.Durati
 // bytes it wrote, the sink reads exactly those and says so, and then the
 // client writes the release and the sink reports the size of its next
 // read.
-func sinkBatch(ctx context.Context, ln net.Listener, p *Probe, r request, perFrame bool) (bool, int, error) {
+func sinkBatch(ctx context.Context, ln net.Listener, release []byte, settle time.Duration, perFrame bool) (bool, error) {
 	handshakeLen := make(chan int, 1)
 	drained := make(chan struct{})
 	firstRead := make(chan int, 1)
 	go serveSink(ln, handshakeLen, drained, firstRead)
-	raw, err := dial(ctx, p, r.target, nil)
+	var d net.Dialer
+	raw, err := d.DialContext(ctx, "tcp", ln.Addr().String())
 	if err != nil {
-		return false, 0, err
+		return false, err
 	}
 	defer raw.Close()
+	if err := raw.SetDeadline(time.Now().Add(settle + 5*time.Second)); err != nil {
+		return false, err
+	}
 	c := &countingConn{Conn: raw}
-	fr := http2.NewFramer(c, c)
-	if _, err := h2Handshake(c, fr); err != nil {
-		return false, 0, err
+	if err := httprace.Handshake(c); err != nil {
+		return false, err
 	}
 	handshakeLen <- c.written
 	<-drained
-	_, release, err := h2Blocks(r, p.N, SplitHeaders, 16384)
-	if err != nil {
-		return false, 0, err
-	}
-	sleepCtx(ctx, p.Settle)
+	time.Sleep(settle)
 	if perFrame {
 		err = writeFrameByFrame(raw, release)
 	} else {
 		_, err = raw.Write(release)
 	}
 	if err != nil {
-		return false, 0, err
+		return false, err
 	}
 	got := <-firstRead
-	return got == len(release), len(release), nil
+	return got == len(release), nil
 }
 
 // countingConn counts the bytes written through it.

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // target is a parsed request URL.
@@ -59,7 +61,7 @@ func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, e
 	d := net.Dialer{Deadline: deadline}
 	c, err := d.DialContext(ctx, "tcp", t.addr)
 	if err != nil {
-		return nil, fmt.Errorf("%w to %s: %v", ErrNoConnection, t.addr, err)
+		return nil, fmt.Errorf("%w to %s: %v", racetest.ErrNoConnection, t.addr, err)
 	}
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
@@ -82,7 +84,7 @@ func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, e
 	})
 	if err := tc.HandshakeContext(ctx); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("%w: TLS handshake with %s: %v (use --insecure for a self-signed certificate)", ErrNoConnection, t.addr, err)
+		return nil, fmt.Errorf("%w: TLS handshake with %s: %v (use --insecure for a self-signed certificate)", racetest.ErrNoConnection, t.addr, err)
 	}
 	return tc, nil
 }
@@ -93,7 +95,7 @@ func chooseSync(ctx context.Context, p *Probe) (string, []string, error) {
 	if p.Sync != SyncAuto {
 		return p.Sync, nil, nil
 	}
-	t, err := parseTarget(p.URL.Render(RoundValues{Key: "k", UUID: "u"}))
+	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,17 +1,14 @@
-package racetest
+package httprace
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // Sync modes and split points (RACE.md, "Synchronisation").
@@ -24,29 +21,22 @@ const (
 	SplitLastByte = "last-byte"
 )
 
-// Limits above which a run needs Force (safety: a probe must not turn into
-// a load test by a typo).
-const (
-	MaxN      = 256
-	MaxRounds = 10000
-)
-
 // maxBody bounds how much of a response body is kept for replay detection.
 const maxBody = 1 << 20
 
 // Header is one request header; both parts are templates.
 type Header struct {
 	Name  string
-	Value Template
+	Value racetest.Template
 }
 
 // Probe describes an HTTP race: the request, how many at once, how many
 // rounds, how they are synchronised and how responses are classified.
 type Probe struct {
 	Method string
-	URL    Template
+	URL    racetest.Template
 	Header []Header
-	Body   Template
+	Body   racetest.Template
 
 	N      int
 	Rounds int
@@ -65,11 +55,11 @@ type Probe struct {
 
 	Insecure   bool
 	Force      bool
-	Classifier Classifier
+	Classifier racetest.Classifier
 	// Effect is the effect oracle; nil when there is none.
 	Effect EffectCounter
 	// Marker is the header by which the server marks a replay.
-	Marker ReplayMarker
+	Marker racetest.ReplayMarker
 	// NoCalibrate skips the calibration: identical successes are then
 	// unresolved unless the oracle counts them.
 	NoCalibrate bool
@@ -110,33 +100,24 @@ func (p *Probe) Defaults() {
 		p.Settle = 100 * time.Millisecond
 	}
 	if p.Classifier.Win == nil {
-		p.Classifier.Win = DefaultClassifier().Win
+		p.Classifier.Win = racetest.DefaultClassifier().Win
 	}
 	if p.Classifier.Refuse == nil {
-		p.Classifier.Refuse = DefaultClassifier().Refuse
+		p.Classifier.Refuse = racetest.DefaultClassifier().Refuse
 	}
 	if p.Marker.Name == "" {
-		p.Marker = DefaultReplayMarker()
+		p.Marker = racetest.DefaultReplayMarker()
 	}
 	if p.RunID == "" {
-		p.RunID = NewRunID()
+		p.RunID = racetest.NewRunID()
 	}
 	p.defaultContentType()
 }
 
 // Validate rejects settings that cannot run or that need Force.
 func (p *Probe) Validate() error {
-	if p.N < 2 {
-		return fmt.Errorf("-n %d: a race needs at least 2 requests", p.N)
-	}
-	if p.Rounds < 1 {
-		return fmt.Errorf("--rounds %d: need at least 1 round", p.Rounds)
-	}
-	if p.N > MaxN && !p.Force {
-		return fmt.Errorf("-n %d is above %d; add --force if you mean it", p.N, MaxN)
-	}
-	if p.Rounds > MaxRounds && !p.Force {
-		return fmt.Errorf("--rounds %d is above %d; add --force if you mean it", p.Rounds, MaxRounds)
+	if err := racetest.CheckLimits(p.N, p.Rounds, p.Force); err != nil {
+		return err
 	}
 	switch p.Sync {
 	case SyncH1, SyncH2, SyncAuto:
@@ -148,20 +129,16 @@ func (p *Probe) Validate() error {
 	default:
 		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
 	}
-	if _, err := parseTarget(p.URL.Render(RoundValues{Key: "k", UUID: "u"})); err != nil {
+	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
 	}
 	return nil
 }
 
-// ErrNoConnection wraps failures to reach the target before any round ran:
-// the caller reports them as "could not run", not as a verdict.
-var ErrNoConnection = errors.New("no connection")
-
 // Run probes the target for p.Rounds rounds, or until the deadline, and
 // judges the result. It returns an error only when the probe could not run
 // at all (bad settings, target unreachable in the first round).
-func Run(ctx context.Context, p Probe) (*Result, error) {
+func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	p.Defaults()
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -169,7 +146,7 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
 
-	res := &Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
@@ -183,69 +160,47 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 		res.Oracle = p.Effect.Evidence()
 	}
 	if p.NoCalibrate {
-		res.Calibration = skippedCalibration()
+		res.Calibration = racetest.SkippedCalibration()
 	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
 		return nil, err
 	}
-	for i := 1; i <= p.Rounds; i++ {
-		if ctx.Err() != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", p.Deadline, i-1, p.Rounds))
-			break
-		}
-		round, warn, err := runRound(ctx, &p, sync, i)
-		if err == nil {
-			resolveRound(&round, res.Calibration, res.Oracle)
-		}
-		if err != nil {
-			if i == 1 {
-				return nil, err
-			}
-			// The target went away mid-run: the round failed as a whole,
-			// which makes the run inconclusive unless a round already broke.
-			res.Rounds = append(res.Rounds, failedRound(i, p.N, err))
-			break
-		}
-		res.Warnings = appendOnce(res.Warnings, warn...)
-		res.Rounds = append(res.Rounds, round)
+	run := &httpRun{p: &p, sync: sync, cal: res.Calibration, oracle: res.Oracle}
+	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+		return nil, err
 	}
-	res.Verdict = Judge(res.Rounds, res.Calibration)
 	return res, nil
 }
 
-// failedRound is a round in which no request could be judged.
-func failedRound(i, n int, err error) Round {
-	r := Round{Index: i}
-	for k := range n {
-		r.Outcomes = append(r.Outcomes, Outcome{Request: k + 1, Kind: Error, Err: err.Error()})
-	}
-	return r
+// httpRun is the HTTP probe's Prober: the settings, the protocol chosen
+// and the evidence gathered before the first round.
+type httpRun struct {
+	p      *Probe
+	sync   string
+	cal    *racetest.Calibration
+	oracle string
 }
 
-func appendOnce(list []string, more ...string) []string {
-	for _, m := range more {
-		dup := false
-		for _, l := range list {
-			dup = dup || l == m
-		}
-		if !dup {
-			list = append(list, m)
-		}
+// Round fires one burst and resolves its successes on the evidence.
+func (r *httpRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
+	round, warn, err := runRound(ctx, r.p, r.sync, i)
+	if err == nil {
+		round.Resolve(r.cal, r.oracle)
 	}
-	return list
+	return round, warn, err
 }
 
 // runRound renders the request, counts the effect around the burst and
 // classifies what came back.
-func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []string, error) {
-	vals := NewRoundValues(p.RunID, i)
+func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, []string, error) {
+	vals := racetest.NewRoundValues(p.RunID, i)
 	req, err := renderRequest(p, vals)
 	if err != nil {
-		return Round{}, nil, err
+		return racetest.Round{}, nil, err
 	}
 	var before int64
 	if p.Effect != nil {
 		if before, err = p.Effect.Count(ctx, vals); err != nil {
-			return Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
+			return racetest.Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
 		}
 	}
 	var b burst
@@ -256,32 +211,32 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 		b, err = burstH1(ctx, p, req)
 	}
 	if err != nil {
-		return Round{}, warn, err
+		return racetest.Round{}, warn, err
 	}
-	round := Round{Index: i, Key: vals.Key, values: vals, ReleaseSpread: b.spread}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
 	for k, r := range b.responses {
-		replayed := p.Marker.marks(r.header)
-		kind, msg := p.Classifier.classify(r, replayed)
-		o := Outcome{Request: k + 1, Kind: kind, Status: r.status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], body: r.body}
-		o.Arrival = serverArrival(r.header)
+		replayed := p.Marker.Marks(r.Header)
+		kind, msg := p.Classifier.Classify(r, replayed)
+		o := racetest.Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
+		o.Arrival = serverArrival(r.Header)
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
 	if p.Effect != nil {
 		after, err := p.Effect.Count(ctx, vals)
 		if err != nil {
-			return Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
+			return racetest.Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
 		}
 		n := int(after - before)
 		round.Effects = &n
 	}
-	round.TooWide = p.Window > 0 && round.spread() > p.Window
+	round.TooWide = p.Window > 0 && round.Spread() > p.Window
 	return round, warn, nil
 }
 
 // burst is what one synchronised release produced, indexed by request.
 type burst struct {
-	responses []response
+	responses []racetest.Response
 	elapsed   []time.Duration
 	spread    time.Duration
 }
@@ -294,32 +249,16 @@ type request struct {
 	body   []byte
 }
 
-func renderRequest(p *Probe, v RoundValues) (request, error) {
+func renderRequest(p *Probe, v racetest.RoundValues) (request, error) {
 	t, err := parseTarget(p.URL.Render(v))
 	if err != nil {
 		return request{}, err
 	}
 	r := request{method: p.Method, target: t, body: []byte(p.Body.Render(v))}
 	for _, h := range p.Header {
-		r.header = append(r.header, Header{Name: h.Name, Value: Template(h.Value.Render(v))})
+		r.header = append(r.header, Header{Name: h.Name, Value: racetest.Template(h.Value.Render(v))})
 	}
 	return r, nil
-}
-
-// describeErr names a transport failure the way a person would.
-func describeErr(err error) string {
-	var ne net.Error
-	switch {
-	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
-		return "timeout"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "connection closed without a response"
-	}
-	return err.Error()
 }
 
 // serverArrival reads the target's arrival clock from a Server-Timing
@@ -351,7 +290,7 @@ func serverArrival(h http.Header) *time.Duration {
 
 // arrivalSpread is the server-side spread when every response carried an
 // arrival time.
-func arrivalSpread(outs []Outcome) *time.Duration {
+func arrivalSpread(outs []racetest.Outcome) *time.Duration {
 	var lo, hi time.Duration
 	for i, o := range outs {
 		if o.Arrival == nil {

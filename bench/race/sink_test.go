@@ -1,4 +1,4 @@
-package racetest
+package main
 
 import (
 	"context"
@@ -7,14 +7,14 @@ import (
 )
 
 func TestSinkSeesTheReleaseBlock(t *testing.T) {
-	rep, err := MeasureSinglePacket(context.Background(), 8, 3, 10*time.Millisecond, false)
+	rep, err := measureSinglePacket(context.Background(), 8, 3, 10*time.Millisecond, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Batches != 3 || rep.BlockBytes == 0 {
+	if rep.batches != 3 || rep.blockBytes == 0 {
 		t.Fatalf("report %+v", rep)
 	}
-	if rep.SingleRead == 0 {
+	if rep.singleRead == 0 {
 		t.Errorf("no batch of 8 streams arrived in one read on loopback: %+v", rep)
 	}
 }

@@ -1,4 +1,4 @@
-package racetest
+package sqlrace
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -21,12 +23,12 @@ const SyncAdvisoryLock = "advisory-lock"
 // Defaults of the SQL probe (RACE.md, "SQL claims").
 const (
 	DefaultLockTimeout = 500 * time.Millisecond
-	DefaultSQLTimeout  = 10 * time.Second
+	DefaultTimeout     = 10 * time.Second
 )
 
-// SQLProbe describes a race of one claim statement inside PostgreSQL: N
+// Probe describes a race of one claim statement inside PostgreSQL: N
 // connections run it at the same moment, each in its own transaction.
-type SQLProbe struct {
+type Probe struct {
 	// DSN is handed to pgx as it is (URL, key=value, or empty for the PG*
 	// variables); the caller resolves --dsn and DATABASE_URL.
 	DSN string
@@ -57,7 +59,7 @@ type SQLProbe struct {
 }
 
 // Defaults fills zero fields with the documented defaults.
-func (p *SQLProbe) Defaults() {
+func (p *Probe) Defaults() {
 	if p.N == 0 {
 		p.N = 2
 	}
@@ -68,13 +70,13 @@ func (p *SQLProbe) Defaults() {
 		p.LockTimeout = DefaultLockTimeout
 	}
 	if p.Timeout == 0 {
-		p.Timeout = DefaultSQLTimeout
+		p.Timeout = DefaultTimeout
 	}
 	if p.Deadline == 0 {
 		p.Deadline = 5 * time.Minute
 	}
 	if p.RunID == "" {
-		p.RunID = NewRunID()
+		p.RunID = racetest.NewRunID()
 	}
 	if p.Isolation == "" {
 		p.Isolation = "read-committed"
@@ -90,23 +92,22 @@ var beginSQL = map[string]string{
 
 // Validate rejects settings that cannot run or that need Force, and returns
 // the statement with its templates turned into parameters.
-func (p *SQLProbe) Validate() (SQLStatement, error) {
-	base := Probe{N: p.N, Rounds: p.Rounds, Force: p.Force, Sync: SyncH1, Split: SplitHeaders, URL: "http://x"}
-	if err := base.Validate(); err != nil {
-		return SQLStatement{}, err
+func (p *Probe) Validate() (Statement, error) {
+	if err := racetest.CheckLimits(p.N, p.Rounds, p.Force); err != nil {
+		return Statement{}, err
 	}
 	if _, ok := beginSQL[p.Isolation]; !ok {
-		return SQLStatement{}, fmt.Errorf("--isolation %q: want read-committed, repeatable-read or serializable", p.Isolation)
+		return Statement{}, fmt.Errorf("--isolation %q: want read-committed, repeatable-read or serializable", p.Isolation)
 	}
 	if p.LockTimeout < time.Millisecond {
-		return SQLStatement{}, fmt.Errorf("--lock-timeout %s: want at least 1ms", p.LockTimeout)
+		return Statement{}, fmt.Errorf("--lock-timeout %s: want at least 1ms", p.LockTimeout)
 	}
-	st, err := ParseSQLStatement(p.Statement)
+	st, err := ParseStatement(p.Statement)
 	if err != nil {
-		return SQLStatement{}, err
+		return Statement{}, err
 	}
 	if p.Commit && !st.UsesKey() {
-		return SQLStatement{}, fmt.Errorf("--commit keeps each round's rows, so the statement needs {{key}} or {{uuid}} " +
+		return Statement{}, fmt.Errorf("--commit keeps each round's rows, so the statement needs {{key}} or {{uuid}} " +
 			"to claim a fresh key each round; otherwise round 1's row refuses every later round")
 	}
 	return st, nil
@@ -145,11 +146,11 @@ ORDER BY 1, 2`
 	writtenRowsSQL = `SELECT to_jsonb(t) FROM %s AS t WHERE t.xmin::text = (txid_current() %% 4294967296)::text LIMIT 10`
 )
 
-// RunSQL races the claim statement for p.Rounds rounds, or until the
+// Run races the claim statement for p.Rounds rounds, or until the
 // deadline, and judges the result. It returns an error only when the probe
 // could not run at all: bad settings, no connection, a statement the server
 // rejects before any round.
-func RunSQL(ctx context.Context, p SQLProbe) (*Result, error) {
+func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	p.Defaults()
 	st, err := p.Validate()
 	if err != nil {
@@ -163,38 +164,22 @@ func RunSQL(ctx context.Context, p SQLProbe) (*Result, error) {
 	}
 	defer run.close()
 
-	res := &Result{Target: oneLine(p.Statement), Method: "SQL", N: p.N, Sync: SyncAdvisoryLock, Window: p.Window}
+	res := &racetest.Result{Target: oneLine(p.Statement), Method: "SQL", N: p.N, Sync: SyncAdvisoryLock, Window: p.Window}
 	if p.Commit {
 		res.Warnings = append(res.Warnings, "--commit: the winners' rows were kept")
 	}
-	for i := 1; i <= p.Rounds; i++ {
-		if ctx.Err() != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", p.Deadline, i-1, p.Rounds))
-			break
-		}
-		diagnose := p.UniqueKeys != nil && res.Diagnosis == nil
-		round, written, warn, err := run.round(ctx, i, diagnose)
-		if err != nil {
-			if i == 1 {
-				return nil, err
-			}
-			res.Rounds = append(res.Rounds, failedRound(i, p.N, err))
-			break
-		}
-		res.Warnings = appendOnce(res.Warnings, warn...)
-		res.Rounds = append(res.Rounds, round)
-		if diagnose && round.Wins() > 1 {
-			res.Diagnosis = run.diagnose(ctx, round.Index, written)
-		}
+	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+		return nil, err
 	}
-	res.Verdict = Judge(res.Rounds, nil)
+	res.Diagnosis = run.diagnosis
 	return res, nil
 }
 
-// sqlRun holds the coordinator and worker connections of one run.
+// sqlRun holds the coordinator and worker connections of one run; it is
+// the SQL probe's Prober.
 type sqlRun struct {
-	p       *SQLProbe
-	st      SQLStatement
+	p       *Probe
+	st      Statement
 	scrub   func(string) string
 	coord   *pgx.Conn
 	workers []*pgx.Conn
@@ -202,12 +187,30 @@ type sqlRun struct {
 	lockKey        int64
 	keyHi, keyLo   int64
 	lockTimeoutArg string
+	// diagnosis names the unique index that should have refused, from the
+	// first round with more than one win.
+	diagnosis []string
 }
 
-func openSQLRun(ctx context.Context, p *SQLProbe, st SQLStatement) (*sqlRun, error) {
+// Round fires one burst. The first round with more than one win is
+// diagnosed from the rows its winners wrote, read back before they rolled
+// back.
+func (r *sqlRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
+	diagnose := r.p.UniqueKeys != nil && r.diagnosis == nil
+	round, written, warn, err := r.round(ctx, i, diagnose)
+	if err != nil {
+		return racetest.Round{}, warn, err
+	}
+	if diagnose && round.Wins() > 1 {
+		r.diagnosis = r.diagnose(ctx, round.Index, written)
+	}
+	return round, warn, nil
+}
+
+func openSQLRun(ctx context.Context, p *Probe, st Statement) (*sqlRun, error) {
 	cfg, err := pgx.ParseConfig(p.DSN)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the connection settings cannot be read", ErrNoConnection)
+		return nil, fmt.Errorf("%w: the connection settings cannot be read", racetest.ErrNoConnection)
 	}
 	r := &sqlRun{p: p, st: st, scrub: passwordScrubber(cfg.Password), lockTimeoutArg: fmt.Sprint(p.LockTimeout.Milliseconds())}
 	r.lockKey, r.keyHi, r.keyLo = newLockKey()
@@ -235,7 +238,7 @@ func (r *sqlRun) connect(ctx context.Context, cfg *pgx.ConnConfig) (*pgx.Conn, e
 	c, err := pgx.ConnectConfig(ctx, cfg.Copy())
 	if err != nil {
 		return nil, fmt.Errorf("%w to PostgreSQL at host=%s port=%d user=%s database=%s: %s",
-			ErrNoConnection, cfg.Host, cfg.Port, cfg.User, cfg.Database, r.describe(err))
+			racetest.ErrNoConnection, cfg.Host, cfg.Port, cfg.User, cfg.Database, r.describe(err))
 	}
 	return c, nil
 }
@@ -264,7 +267,7 @@ type claimResult struct {
 	start    time.Time // server clock right after the barrier
 	started  bool
 	done     time.Time // client clock when the claim's answer was read
-	outcome  Outcome
+	outcome  racetest.Outcome
 	written  []WrittenRows
 	diagnose string // why the written rows could not be read, if so
 }
@@ -275,13 +278,13 @@ type claimResult struct {
 // it. Every worker holds its transaction open until all have answered, so
 // that a claim blocked behind another's uncommitted row times out (a
 // refusal) instead of going through when the first one rolls back.
-func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (Round, []WrittenRows, []string, error) {
+func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (racetest.Round, []WrittenRows, []string, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.p.Timeout+r.p.LockTimeout)
 	defer cancel()
 	if _, err := r.coord.Exec(ctx, holdBarrierSQL, r.lockKey); err != nil {
-		return Round{}, nil, nil, fmt.Errorf("taking the barrier lock: %s", r.describe(err))
+		return racetest.Round{}, nil, nil, fmt.Errorf("taking the barrier lock: %s", r.describe(err))
 	}
-	vals := NewRoundValues(r.p.RunID, i)
+	vals := racetest.NewRoundValues(r.p.RunID, i)
 	args := r.st.Args(vals)
 	results := make([]claimResult, len(r.workers))
 	var returned atomic.Int32
@@ -301,7 +304,7 @@ func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (Round, []Writ
 			<-decided
 			res.outcome.Request = k + 1
 			res.outcome.Elapsed = res.done.Sub(released)
-			if collect && res.outcome.Kind == Win {
+			if collect && res.outcome.Kind == racetest.Win {
 				res.written, res.diagnose = r.writtenRows(ctx, w)
 			}
 			r.end(ctx, w, res)
@@ -317,7 +320,7 @@ func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (Round, []Writ
 	answered.Wait()
 	wins := 0
 	for _, res := range results {
-		if res.outcome.Kind == Win {
+		if res.outcome.Kind == racetest.Win {
 			wins++
 		}
 	}
@@ -325,9 +328,9 @@ func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (Round, []Writ
 	close(decided)
 	finished.Wait()
 	if unlockErr != nil {
-		return Round{}, nil, warn, fmt.Errorf("releasing the barrier: %s", r.describe(unlockErr))
+		return racetest.Round{}, nil, warn, fmt.Errorf("releasing the barrier: %s", r.describe(unlockErr))
 	}
-	round := Round{Index: i, Key: vals.Key, values: vals}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals}
 	var written []WrittenRows
 	for _, res := range results {
 		round.Outcomes = append(round.Outcomes, res.outcome)
@@ -410,9 +413,9 @@ func (r *sqlRun) claim(ctx context.Context, w *pgx.Conn, args []any) (res claimR
 	case err != nil:
 		res.outcome = r.errorOutcome(err)
 	case n > 0:
-		res.outcome = Outcome{Kind: Win, Answer: plural(n, "row")}
+		res.outcome = racetest.Outcome{Kind: racetest.Win, Answer: answerRows(n)}
 	default:
-		res.outcome = Outcome{Kind: Refusal, Answer: "no row"}
+		res.outcome = racetest.Outcome{Kind: racetest.Refusal, Answer: "no row"}
 	}
 	return res
 }
@@ -421,8 +424,8 @@ func (r *sqlRun) claim(ctx context.Context, w *pgx.Conn, args []any) (res claimR
 // a win into what the commit said: a DEFERRABLE INITIALLY DEFERRED unique
 // constraint refuses a duplicate only here (23505).
 func (r *sqlRun) end(ctx context.Context, w *pgx.Conn, res *claimResult) {
-	if !r.p.Commit || res.outcome.Kind != Win {
-		if _, err := w.Exec(ctx, "ROLLBACK"); err != nil && res.outcome.Kind != Error {
+	if !r.p.Commit || res.outcome.Kind != racetest.Win {
+		if _, err := w.Exec(ctx, "ROLLBACK"); err != nil && res.outcome.Kind != racetest.Error {
 			res.outcome = r.errorOutcome(fmt.Errorf("rolling back: %w", err))
 		}
 		return
@@ -435,18 +438,18 @@ func (r *sqlRun) end(ctx context.Context, w *pgx.Conn, res *claimResult) {
 }
 
 // errorOutcome classifies a failed claim by its SQLSTATE (RACE.md).
-func (r *sqlRun) errorOutcome(err error) Outcome {
+func (r *sqlRun) errorOutcome(err error) racetest.Outcome {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) {
-		return Outcome{Kind: Error, Err: r.describe(err)}
+		return racetest.Outcome{Kind: racetest.Error, Err: r.describe(err)}
 	}
 	switch pgErr.Code {
 	case "23505", "55P03":
-		return Outcome{Kind: Refusal, Answer: pgErr.Code}
+		return racetest.Outcome{Kind: racetest.Refusal, Answer: pgErr.Code}
 	case "40001":
-		return Outcome{Kind: Serialization, Answer: pgErr.Code, Err: r.describe(err)}
+		return racetest.Outcome{Kind: racetest.Serialization, Answer: pgErr.Code, Err: r.describe(err)}
 	}
-	return Outcome{Kind: Error, Answer: pgErr.Code, Err: r.describe(err)}
+	return racetest.Outcome{Kind: racetest.Error, Answer: pgErr.Code, Err: r.describe(err)}
 }
 
 // describe is an error in one line for people: the server's message and
@@ -489,8 +492,16 @@ func startSpread(results []claimResult) *time.Duration {
 		}
 		starts[i] = res.start
 	}
-	d := spreadOf(starts)
+	d := racetest.SpreadOf(starts)
 	return &d
+}
+
+// answerRows is what a claim that returned n > 0 rows answered.
+func answerRows(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return strconv.Itoa(n) + " rows"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

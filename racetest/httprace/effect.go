@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // EffectCounter is an effect oracle: it counts a round's side effect for
@@ -22,47 +22,10 @@ import (
 // count before and after each round, and after the calibration; the
 // difference decides the round, whatever the responses claim.
 type EffectCounter interface {
-	Count(ctx context.Context, v RoundValues) (int64, error)
+	Count(ctx context.Context, v racetest.RoundValues) (int64, error)
 	// Evidence names the count in a verdict: "the PostgreSQL count".
 	Evidence() string
 }
-
-// SQLEffect counts a round's side effect in PostgreSQL with the user's
-// --effect-sql query, whose $1 is the round's key and whose single result
-// is a count.
-type SQLEffect struct {
-	conn  *pgx.Conn
-	query string
-}
-
-// NewSQLEffect connects to dsn. The query is checked once against the
-// server so a typo fails before the first round rather than after it.
-func NewSQLEffect(ctx context.Context, dsn, query string) (*SQLEffect, error) {
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return nil, fmt.Errorf("%w: --dsn: %v", ErrNoConnection, err)
-	}
-	if _, err := conn.Prepare(ctx, "", query); err != nil {
-		conn.Close(ctx)
-		return nil, fmt.Errorf("--effect-sql %q: %v", query, err)
-	}
-	return &SQLEffect{conn: conn, query: query}, nil
-}
-
-// Count runs the query for the round's key.
-func (e *SQLEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
-	var n int64
-	if err := e.conn.QueryRow(ctx, e.query, v.Key).Scan(&n); err != nil {
-		return 0, fmt.Errorf("%q: %v", e.query, err)
-	}
-	return n, nil
-}
-
-// Evidence names the count.
-func (e *SQLEffect) Evidence() string { return "the PostgreSQL count" }
-
-// Close ends the connection.
-func (e *SQLEffect) Close(ctx context.Context) error { return e.conn.Close(ctx) }
 
 // maxCountBody bounds what an oracle may answer: a count is a few digits.
 const maxCountBody = 4 << 10
@@ -70,22 +33,22 @@ const maxCountBody = 4 << 10
 // URLEffect counts with a GET to a URL template ({{key}}, {{round}},
 // {{uuid}}) whose response body is a bare integer (--effect-url).
 type URLEffect struct {
-	url    Template
+	url    racetest.Template
 	client *http.Client
 }
 
 // NewURLEffect checks the template and prepares the client. A GET has
 // no effect of its own, so net/http's transport is fine here.
 func NewURLEffect(raw string, insecure bool, timeout time.Duration) (*URLEffect, error) {
-	if _, err := parseTarget(Template(raw).Render(RoundValues{Key: "k", UUID: "u"})); err != nil {
+	if _, err := parseTarget(racetest.Template(raw).Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return nil, fmt.Errorf("--effect-url: %v", err)
 	}
 	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: insecure}} // only with --insecure
-	return &URLEffect{url: Template(raw), client: &http.Client{Transport: tr, Timeout: timeout}}, nil
+	return &URLEffect{url: racetest.Template(raw), client: &http.Client{Transport: tr, Timeout: timeout}}, nil
 }
 
 // Count reads the count for the round.
-func (e *URLEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
+func (e *URLEffect) Count(ctx context.Context, v racetest.RoundValues) (int64, error) {
 	u := e.url.Render(v)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -101,7 +64,7 @@ func (e *URLEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
 		return 0, fmt.Errorf("GET %s: %v", redactURL(u), err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return 0, fmt.Errorf("GET %s: status %d %s", redactURL(u), resp.StatusCode, clip(body))
+		return 0, fmt.Errorf("GET %s: status %d %s", redactURL(u), resp.StatusCode, racetest.Clip(body))
 	}
 	return parseCount(body, "GET "+redactURL(u))
 }
@@ -134,7 +97,7 @@ func NewCmdEffect(argv []string, timeout time.Duration) (*CmdEffect, error) {
 }
 
 // Count runs the command for the round.
-func (e *CmdEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
+func (e *CmdEffect) Count(ctx context.Context, v racetest.RoundValues) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
 	args := append(append([]string(nil), e.argv[1:]...), v.Key)
@@ -143,7 +106,7 @@ func (e *CmdEffect) Count(ctx context.Context, v RoundValues) (int64, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &limitedBuffer{b: &stdout}, &limitedBuffer{b: &stderr}
 	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("%s: %v %s", e.argv[0], err, clip(stderr.Bytes()))
+		return 0, fmt.Errorf("%s: %v %s", e.argv[0], err, racetest.Clip(stderr.Bytes()))
 	}
 	return parseCount(stdout.Bytes(), e.argv[0])
 }
@@ -166,7 +129,7 @@ func parseCount(b []byte, from string) (int64, error) {
 	s := strings.TrimSpace(string(b))
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%s answered %q, not a count (a bare integer)", from, clip([]byte(s)))
+		return 0, fmt.Errorf("%s answered %q, not a count (a bare integer)", from, racetest.Clip([]byte(s)))
 	}
 	return n, nil
 }

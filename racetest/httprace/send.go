@@ -1,6 +1,10 @@
-package racetest
+package httprace
 
-import "context"
+import (
+	"context"
+
+	"github.com/idemcheck/idemcheck/racetest"
+)
 
 // sendOne sends one request on a connection of its own, in the protocol
 // the burst speaks (HTTP/1.1, h2c or HTTP/2 over TLS), through the same
@@ -16,7 +20,7 @@ import "context"
 //
 // The error is for a target that cannot be reached at all; a failure
 // after the connection opened is the response's err.
-func sendOne(ctx context.Context, p *Probe, sync string, r request) (response, error) {
+func sendOne(ctx context.Context, p *Probe, sync string, r request) (racetest.Response, error) {
 	one := *p
 	one.N = 1
 	one.Settle = 0
@@ -28,7 +32,7 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request) (response, e
 		b, err = burstH1(ctx, &one, r)
 	}
 	if err != nil {
-		return response{}, err
+		return racetest.Response{}, err
 	}
 	return b.responses[0], nil
 }

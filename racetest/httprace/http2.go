@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/racetest"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )
@@ -52,7 +53,7 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	fr.MaxHeaderListSize = 1 << 20
 	peer, err := h2Handshake(c, fr)
 	if err != nil {
-		return burst{}, nil, fmt.Errorf("%w: HTTP/2 handshake with %s: %v", ErrNoConnection, r.target.addr, err)
+		return burst{}, nil, fmt.Errorf("%w: HTTP/2 handshake with %s: %v", racetest.ErrNoConnection, r.target.addr, err)
 	}
 	if err := peer.admits(p.N, len(r.body)); err != nil {
 		return burst{}, nil, err
@@ -70,22 +71,43 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	}
 	if len(pre) > 0 {
 		if _, err := c.Write(pre); err != nil {
-			return burst{}, warn, fmt.Errorf("%w: writing the HTTP/2 streams: %v", ErrNoConnection, err)
+			return burst{}, warn, fmt.Errorf("%w: writing the HTTP/2 streams: %v", racetest.ErrNoConnection, err)
 		}
 	}
 	sleepCtx(ctx, p.Settle)
 	start := time.Now()
 	_, werr := c.Write(release)
 	end := time.Now()
-	b := burst{responses: make([]response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
+	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
 	if werr != nil {
 		for i := range b.responses {
-			b.responses[i] = response{err: werr}
+			b.responses[i] = racetest.Response{Err: werr}
 		}
 		return b, warn, nil
 	}
 	readH2Responses(c, fr, &b, end)
 	return b, warn, nil
+}
+
+// Handshake does the client's side of an HTTP/2 connection on c as the
+// burst does: the preface, our SETTINGS and window, then it reads until the
+// server's SETTINGS arrive and acknowledges them. With ReleaseBlock it lets
+// the benchmark measure the probe's own frames at a raw sink.
+func Handshake(c net.Conn) error {
+	_, err := h2Handshake(c, http2.NewFramer(c, c))
+	return err
+}
+
+// ReleaseBlock is what the HTTP/2 burst withholds and then writes in one
+// Write: the frames of p.N streams of p's request rendered with v, split as
+// p.Split says, for a server that allows frames of maxFrame bytes.
+func ReleaseBlock(p *Probe, v racetest.RoundValues, maxFrame uint32) ([]byte, error) {
+	r, err := renderRequest(p, v)
+	if err != nil {
+		return nil, err
+	}
+	_, release, err := h2Blocks(r, p.N, p.Split, maxFrame)
+	return release, err
 }
 
 // dialH2 connects with ALPN h2 under TLS, or cleartext with prior
@@ -97,7 +119,7 @@ func dialH2(ctx context.Context, p *Probe, t target) (net.Conn, error) {
 	}
 	if tc, ok := c.(*tls.Conn); ok && tc.ConnectionState().NegotiatedProtocol != "h2" {
 		c.Close()
-		return nil, fmt.Errorf("%w: %s did not agree to HTTP/2 by ALPN; use --sync h1", ErrNoConnection, t.addr)
+		return nil, fmt.Errorf("%w: %s did not agree to HTTP/2 by ALPN; use --sync h1", racetest.ErrNoConnection, t.addr)
 	}
 	return c, nil
 }
@@ -265,7 +287,7 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 		left--
 		b.elapsed[i] = time.Since(released)
 		if err != nil {
-			b.responses[i].err = err
+			b.responses[i].Err = err
 		}
 	}
 	index := func(id uint32) (int, bool) {
@@ -294,12 +316,12 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 				_ = fr.WriteWindowUpdate(f.StreamID, uint32(n))
 			}
 			if i, ok := index(f.StreamID); ok {
-				if len(b.responses[i].body)+len(f.Data()) > maxBody {
-					b.responses[i].body = nil
+				if len(b.responses[i].Body)+len(f.Data()) > maxBody {
+					b.responses[i].Body = nil
 					finish(i, errBodyTooLong)
 					continue
 				}
-				b.responses[i].body = append(b.responses[i].body, f.Data()...)
+				b.responses[i].Body = append(b.responses[i].Body, f.Data()...)
 				if f.StreamEnded() {
 					finish(i, nil)
 				}
@@ -326,22 +348,22 @@ func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time)
 	}
 }
 
-func readH2Headers(r *response, f *http2.MetaHeadersFrame) {
+func readH2Headers(r *racetest.Response, f *http2.MetaHeadersFrame) {
 	if st := f.PseudoValue("status"); st != "" {
 		code, err := strconv.Atoi(st)
 		if err != nil {
-			r.err = errors.New("bad :status " + st)
+			r.Err = errors.New("bad :status " + st)
 			return
 		}
 		if code >= 100 && code < 200 {
 			return // an interim response; the final one follows
 		}
-		r.status = code
+		r.Status = code
 	}
-	if r.header == nil {
-		r.header = map[string][]string{}
+	if r.Header == nil {
+		r.Header = map[string][]string{}
 	}
 	for _, hf := range f.RegularFields() {
-		r.header.Add(hf.Name, hf.Value)
+		r.Header.Add(hf.Name, hf.Value)
 	}
 }

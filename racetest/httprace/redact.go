@@ -1,9 +1,11 @@
-package racetest
+package httprace
 
 import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // secretHeaders are redacted wherever a request or response is shown, in
@@ -37,26 +39,9 @@ func showRequest(r request, secrets []string) string {
 		fmt.Fprintf(&b, " [%s: %s]", h.Name, v)
 	}
 	if len(r.body) > 0 {
-		b.WriteString(" " + clip(r.body))
+		b.WriteString(" " + racetest.Clip(r.body))
 	}
 	return b.String()
-}
-
-// showResponse is the status and clipped body, with the replay marker
-// when the response carries it. Response headers are not shown otherwise,
-// so a Set-Cookie never reaches the output.
-func showResponse(r response, m ReplayMarker) string {
-	if r.err != nil {
-		return describeErr(r.err)
-	}
-	s := fmt.Sprint(r.status)
-	if m.marks(r.header) {
-		s += " [" + m.String() + "]"
-	}
-	if body := clip(r.body); body != "" {
-		s += " " + body
-	}
-	return s
 }
 
 // redactURL hides a password in the URL's user information.

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // KeyHeader is the request header the demo targets read the key from.
@@ -134,9 +136,9 @@ func (d *DemoServer) Close() {
 func DemoProbe(url string) Probe {
 	return Probe{
 		Method: http.MethodPost,
-		URL:    Template(url),
+		URL:    racetest.Template(url),
 		Header: []Header{{Name: KeyHeader, Value: "{{key}}"}, {Name: "Content-Type", Value: "application/json"}},
-		Body:   Template(`{"round":{{round}}}`),
+		Body:   racetest.Template(`{"round":{{round}}}`),
 	}
 }
 

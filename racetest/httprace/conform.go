@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // Profile is the statuses a conformance run expects (RACE.md).
@@ -13,9 +15,9 @@ type Profile struct {
 	Name string
 	// Missing is the status for a request without a key; 0 when the
 	// profile does not require a key.
-	Missing StatusSet
+	Missing racetest.StatusSet
 	// Mismatch is the status for a key reused with a different payload.
-	Mismatch StatusSet
+	Mismatch racetest.StatusSet
 	// MismatchBody, when set, must appear in the mismatch response body
 	// (Stripe's idempotency_error).
 	MismatchBody string
@@ -23,8 +25,8 @@ type Profile struct {
 
 // ProfileNamed returns the ietf, stripe or custom profile; custom expects
 // the --refuse statuses everywhere.
-func ProfileNamed(name string, refuse StatusSet) (Profile, error) {
-	s := func(v string) StatusSet { set, _ := ParseStatusSet(v); return set }
+func ProfileNamed(name string, refuse racetest.StatusSet) (Profile, error) {
+	s := func(v string) racetest.StatusSet { set, _ := racetest.ParseStatusSet(v); return set }
 	switch name {
 	case "ietf":
 		return Profile{Name: name, Missing: s("400"), Mismatch: s("422")}, nil
@@ -40,13 +42,13 @@ func ProfileNamed(name string, refuse StatusSet) (Profile, error) {
 // whose result is res, in the protocol the burst spoke. failBody is a
 // payload the target fails on (check 4; skipped when empty). With an
 // effect oracle every check also counts the effects it caused.
-func Conform(ctx context.Context, p Probe, prof Profile, failBody string, res *Result) []Check {
+func Conform(ctx context.Context, p Probe, prof Profile, failBody string, res *racetest.Result) []racetest.Check {
 	p.Defaults()
 	c := conformer{p: p, prof: prof, sync: res.Sync}
 	if c.sync != SyncH1 && c.sync != SyncH2 {
 		c.sync = SyncH1
 	}
-	return []Check{
+	return []racetest.Check{
 		c.retryReplays(ctx, res),
 		c.mismatchRefused(ctx),
 		c.missingKeyRefused(ctx),
@@ -61,32 +63,24 @@ type conformer struct {
 	sync string
 }
 
-func passIf(ok bool) CheckResult {
+func passIf(ok bool) racetest.CheckResult {
 	if ok {
-		return CheckPass
+		return racetest.CheckPass
 	}
-	return CheckFail
+	return racetest.CheckFail
 }
 
-func skipped(ch Check, why string) Check {
-	ch.Result, ch.Sent, ch.Got, ch.Detail = CheckSkipped, "nothing", "nothing", "skipped: "+why
+func skipped(ch racetest.Check, why string) racetest.Check {
+	ch.Result, ch.Sent, ch.Got, ch.Detail = racetest.CheckSkipped, "nothing", "nothing", "skipped: "+why
 	return ch
-}
-
-func clip(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	return s
 }
 
 // send renders the probe's request with v, optionally with another body
 // and without the headers that carry the key, and sends it once.
-func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropKey bool) (response, string) {
+func (c *conformer) send(ctx context.Context, v racetest.RoundValues, body *string, dropKey bool) (racetest.Response, string) {
 	r, err := renderRequest(&c.p, v)
 	if err != nil {
-		return response{err: err}, ""
+		return racetest.Response{Err: err}, ""
 	}
 	if body != nil {
 		r.body = []byte(*body)
@@ -103,24 +97,24 @@ func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropK
 	}
 	resp, err := sendOne(ctx, &c.p, c.sync, r)
 	if err != nil {
-		resp = response{err: err}
+		resp = racetest.Response{Err: err}
 	}
 	return resp, showRequest(r, c.p.Secrets)
 }
 
-func (c *conformer) show(r response) string { return showResponse(r, c.p.Marker) }
+func (c *conformer) show(r racetest.Response) string { return racetest.ShowResponse(r, c.p.Marker) }
 
-func (c *conformer) won(r response) bool {
-	return r.err == nil && c.p.Classifier.Win.Has(r.status)
+func (c *conformer) won(r racetest.Response) bool {
+	return r.Err == nil && c.p.Classifier.Win.Has(r.Status)
 }
 
-func (c *conformer) fresh(tag string) RoundValues {
-	return NewRoundValues(c.p.RunID+"-"+tag, 0)
+func (c *conformer) fresh(tag string) racetest.RoundValues {
+	return racetest.NewRoundValues(c.p.RunID+"-"+tag, 0)
 }
 
 // count reads the oracle for v; ok is false without an oracle or when it
 // failed (then the error is in detail).
-func (c *conformer) count(ctx context.Context, v RoundValues, detail *string) (int64, bool) {
+func (c *conformer) count(ctx context.Context, v racetest.RoundValues, detail *string) (int64, bool) {
 	if c.p.Effect == nil {
 		return 0, false
 	}
@@ -134,17 +128,17 @@ func (c *conformer) count(ctx context.Context, v RoundValues, detail *string) (i
 
 // 1: a retry after the burst returns the winner's response, and with an
 // oracle it does not run the effect again.
-func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
-	ch := Check{Name: "a retry after the burst returns the winner's response"}
-	var round *Round
-	var winner *Outcome
+func (c *conformer) retryReplays(ctx context.Context, res *racetest.Result) racetest.Check {
+	ch := racetest.Check{Name: "a retry after the burst returns the winner's response"}
+	var round *racetest.Round
+	var winner *racetest.Outcome
 	for i := len(res.Rounds) - 1; i >= 0 && winner == nil; i-- {
 		r := &res.Rounds[i]
 		if r.Wins() != 1 {
 			continue
 		}
 		for k := range r.Outcomes {
-			if r.Outcomes[k].Kind == Win {
+			if r.Outcomes[k].Kind == racetest.Win {
 				round, winner = r, &r.Outcomes[k]
 				break
 			}
@@ -153,32 +147,32 @@ func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
 	if winner == nil {
 		return skipped(ch, "no round had exactly one win to retry")
 	}
-	before, counted := c.count(ctx, round.values, &ch.Detail)
-	got, sent := c.send(ctx, round.values, nil, false)
+	before, counted := c.count(ctx, round.Values, &ch.Detail)
+	got, sent := c.send(ctx, round.Values, nil, false)
 	ch.Sent, ch.Got = sent+" (key of round "+fmt.Sprint(round.Index)+")", c.show(got)
-	same := got.err == nil && got.status == winner.Status && bytes.Equal(got.body, winner.body)
+	same := got.Err == nil && got.Status == winner.Status && bytes.Equal(got.Body, winner.Body)
 	ch.Result = passIf(same)
 	if counted {
-		after, ok := c.count(ctx, round.values, &ch.Detail)
+		after, ok := c.count(ctx, round.Values, &ch.Detail)
 		switch {
 		case !ok:
-			ch.Result = CheckFail
+			ch.Result = racetest.CheckFail
 		case after != before:
-			ch.Result = CheckFail
+			ch.Result = racetest.CheckFail
 			ch.Detail = fmt.Sprintf("the retry ran the effect again: %s went from %d to %d", c.p.Effect.Evidence(), before, after)
 			return ch
 		}
 	}
 	if !same {
-		ch.Detail = fmt.Sprintf("the winner got %d %s", winner.Status, clip(winner.body))
+		ch.Detail = fmt.Sprintf("the winner got %d %s", winner.Status, racetest.Clip(winner.Body))
 	}
 	return ch
 }
 
 // 2: the same key with a different payload is refused with the profile's
 // status and no effect.
-func (c *conformer) mismatchRefused(ctx context.Context) Check {
-	ch := Check{Name: "the same key with a different payload is refused"}
+func (c *conformer) mismatchRefused(ctx context.Context) racetest.Check {
+	ch := racetest.Check{Name: "the same key with a different payload is refused"}
 	v := c.fresh("mismatch")
 	first, _ := c.send(ctx, v, nil, false)
 	other := differentPayload(c.p.Body.Render(v))
@@ -186,15 +180,15 @@ func (c *conformer) mismatchRefused(ctx context.Context) Check {
 	got, sent := c.send(ctx, v, &other, false)
 	after, _ := c.count(ctx, v, &ch.Detail)
 	ch.Sent, ch.Got = sent, c.show(got)
-	ch.Result = passIf(got.err == nil && c.prof.Mismatch.Has(got.status) &&
-		bytes.Contains(got.body, []byte(c.prof.MismatchBody)) && before == after)
+	ch.Result = passIf(got.Err == nil && c.prof.Mismatch.Has(got.Status) &&
+		bytes.Contains(got.Body, []byte(c.prof.MismatchBody)) && before == after)
 	switch {
 	case !c.won(first):
-		ch.Result, ch.Detail = CheckFail, "the first request was not a win: "+c.show(first)
+		ch.Result, ch.Detail = racetest.CheckFail, "the first request was not a win: "+c.show(first)
 	case counted && before != after:
-		ch.Result = CheckFail
+		ch.Result = racetest.CheckFail
 		ch.Detail = fmt.Sprintf("the refused request still had an effect: %s went from %d to %d", c.p.Effect.Evidence(), before, after)
-	case ch.Result == CheckFail && ch.Detail == "":
+	case ch.Result == racetest.CheckFail && ch.Detail == "":
 		ch.Detail = fmt.Sprintf("profile %s wants %s", c.prof.Name, c.prof.describeMismatch())
 	}
 	return ch
@@ -205,20 +199,6 @@ func (p Profile) describeMismatch() string {
 		return fmt.Sprintf("%v with %q in the body", p.Mismatch, p.MismatchBody)
 	}
 	return fmt.Sprint(p.Mismatch)
-}
-
-func (s StatusSet) String() string {
-	var parts []string
-	for _, r := range s {
-		if r.lo == r.hi {
-			parts = append(parts, fmt.Sprint(r.lo))
-		} else if r.hi-r.lo == 99 && r.lo%100 == 0 {
-			parts = append(parts, fmt.Sprintf("%dxx", r.lo/100))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", r.lo, r.hi))
-		}
-	}
-	return strings.Join(parts, ",")
 }
 
 // differentPayload changes a body so that no gate can mistake it for the
@@ -236,15 +216,15 @@ func differentPayload(body string) string {
 }
 
 // 3: a missing key is refused where the profile requires one.
-func (c *conformer) missingKeyRefused(ctx context.Context) Check {
-	ch := Check{Name: "a request without a key is refused"}
+func (c *conformer) missingKeyRefused(ctx context.Context) racetest.Check {
+	ch := racetest.Check{Name: "a request without a key is refused"}
 	if c.prof.Missing == nil {
 		return skipped(ch, "profile "+c.prof.Name+" does not require a key")
 	}
 	got, sent := c.send(ctx, c.fresh("missing"), nil, true)
 	ch.Sent, ch.Got = sent, c.show(got)
-	ch.Result = passIf(got.err == nil && c.prof.Missing.Has(got.status))
-	if ch.Result == CheckFail {
+	ch.Result = passIf(got.Err == nil && c.prof.Missing.Has(got.Status))
+	if ch.Result == racetest.CheckFail {
 		ch.Detail = fmt.Sprintf("profile %s wants %v", c.prof.Name, c.prof.Missing)
 	}
 	return ch
@@ -252,8 +232,8 @@ func (c *conformer) missingKeyRefused(ctx context.Context) Check {
 
 // 4: after a request that fails, a retry with the same key is processed
 // again; with an oracle, the retry must have performed the effect.
-func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) Check {
-	ch := Check{Name: "a failed attempt releases its key"}
+func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) racetest.Check {
+	ch := racetest.Check{Name: "a failed attempt releases its key"}
 	if failBody == "" {
 		return skipped(ch, "give --fail-data with a payload the target fails on")
 	}
@@ -264,22 +244,22 @@ func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) Ch
 	after, _ := c.count(ctx, v, &ch.Detail)
 	ch.Sent = sent1 + ", then " + sent2
 	ch.Got = c.show(failed) + ", then " + c.show(retry)
-	ch.Result = passIf(failed.err == nil && !c.p.Classifier.Win.Has(failed.status) && c.won(retry))
+	ch.Result = passIf(failed.Err == nil && !c.p.Classifier.Win.Has(failed.Status) && c.won(retry))
 	switch {
-	case ch.Result == CheckFail:
+	case ch.Result == racetest.CheckFail:
 		ch.Detail = "the retry after a failure must be processed again (a failed attempt must not keep its slot)"
 	case counted && after-before != 1:
-		ch.Result = CheckFail
-		ch.Detail = fmt.Sprintf("the retry answered %d but %s went from %d to %d", retry.status, c.p.Effect.Evidence(), before, after)
+		ch.Result = racetest.CheckFail
+		ch.Detail = fmt.Sprintf("the retry answered %d but %s went from %d to %d", retry.Status, c.p.Effect.Evidence(), before, after)
 	}
 	return ch
 }
 
 // 5: concurrent requests with different keys each perform their effect.
-func (c *conformer) distinctKeysEachWin(ctx context.Context) Check {
-	ch := Check{Name: "concurrent requests with different keys each win"}
-	replies := make([]response, c.p.N)
-	vals := make([]RoundValues, c.p.N)
+func (c *conformer) distinctKeysEachWin(ctx context.Context) racetest.Check {
+	ch := racetest.Check{Name: "concurrent requests with different keys each win"}
+	replies := make([]racetest.Response, c.p.N)
+	vals := make([]racetest.RoundValues, c.p.N)
 	var wg sync.WaitGroup
 	for i := range replies {
 		vals[i] = c.fresh(fmt.Sprintf("distinct%d", i))
@@ -307,9 +287,9 @@ func (c *conformer) distinctKeysEachWin(ctx context.Context) Check {
 		for i, v := range vals {
 			n, counted := c.count(ctx, v, &ch.Detail)
 			if !counted || n != 1 {
-				ch.Result = CheckFail
+				ch.Result = racetest.CheckFail
 				if counted {
-					ch.Detail = fmt.Sprintf("request %d answered %d but %s was %d", i+1, replies[i].status, c.p.Effect.Evidence(), n)
+					ch.Detail = fmt.Sprintf("request %d answered %d but %s was %d", i+1, replies[i].Status, c.p.Effect.Evidence(), n)
 				}
 				break
 			}

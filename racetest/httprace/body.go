@@ -1,8 +1,10 @@
-package racetest
+package httprace
 
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // defaultContentType gives a body without a Content-Type header the one
@@ -20,9 +22,9 @@ func (p *Probe) defaultContentType() {
 		}
 	}
 	ct, why := "application/x-www-form-urlencoded", "the body is not JSON"
-	if json.Valid([]byte(p.Body.Render(RoundValues{Key: "k", Round: 1, UUID: "u"}))) {
+	if json.Valid([]byte(p.Body.Render(racetest.RoundValues{Key: "k", Round: 1, UUID: "u"}))) {
 		ct, why = "application/json", "the body parses as JSON"
 	}
-	p.Header = append(p.Header, Header{Name: "Content-Type", Value: Template(ct)})
+	p.Header = append(p.Header, Header{Name: "Content-Type", Value: racetest.Template(ct)})
 	p.contentTypeNote = "Content-Type: " + ct + " (" + why + "; -H 'Content-Type: ...' sends another)"
 }

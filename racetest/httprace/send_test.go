@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/racetest"
 )
 
 // keepAliveKiller answers the first request on every connection with
@@ -105,7 +107,7 @@ func TestNothingIsResent(t *testing.T) {
 	p := quick(url)
 	p.Defaults()
 	for _, key := range []string{"probe-a", "probe-b", "probe-c"} {
-		r, err := renderRequest(&p, RoundValues{Key: key})
+		r, err := renderRequest(&p, racetest.RoundValues{Key: key})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package racetest
+package sqlrace
 
 import (
 	"context"
@@ -10,9 +10,15 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"go.uber.org/goleak"
 )
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
 
 // Tables for the SQL claim tests: a sound key, a key with a nullable part,
 // no unique index at all, and a deferred unique constraint.
@@ -30,8 +36,8 @@ INSERT INTO plain (key) VALUES ('existing');
 // testLockTimeout keeps blocked claims short so the tests stay quick.
 const testLockTimeout = 100 * time.Millisecond
 
-func sqlProbe(dsn, stmt string, n, rounds int) SQLProbe {
-	return SQLProbe{DSN: dsn, Statement: stmt, N: n, Rounds: rounds, LockTimeout: testLockTimeout}
+func sqlProbe(dsn, stmt string, n, rounds int) Probe {
+	return Probe{DSN: dsn, Statement: stmt, N: n, Rounds: rounds, LockTimeout: testLockTimeout}
 }
 
 func rowCount(t *testing.T, dsn, table string) int64 {
@@ -51,12 +57,12 @@ func rowCount(t *testing.T, dsn, table string) int64 {
 
 // runSQLProbe runs p and checks that the table's row count did not move,
 // since by default every transaction rolls back.
-func runSQLProbe(t *testing.T, p SQLProbe, table string) *Result {
+func runSQLProbe(t *testing.T, p Probe, table string) *racetest.Result {
 	t.Helper()
 	before := rowCount(t, p.DSN, table)
-	res, err := RunSQL(context.Background(), p)
+	res, err := Run(context.Background(), p)
 	if err != nil {
-		t.Fatalf("RunSQL: %v", err)
+		t.Fatalf("Run: %v", err)
 	}
 	if after := rowCount(t, p.DSN, table); !p.Commit && after != before {
 		t.Errorf("%s had %d rows before the run and %d after: a default run must write nothing", table, before, after)
@@ -71,12 +77,12 @@ func TestSQLSoundIndexHoldsEveryRound(t *testing.T) {
 		`INSERT INTO sound (key) VALUES ({{key}}) RETURNING id`,
 	} {
 		res := runSQLProbe(t, sqlProbe(dsn, stmt, 4, 5), "sound")
-		if res.Verdict.Status != Holds {
+		if res.Verdict.Status != racetest.Holds {
 			t.Fatalf("%s: verdict %+v, want holds", stmt, res.Verdict)
 		}
 		for _, r := range res.Rounds {
-			if r.Count(Win) != 1 || r.Count(Refusal) != 3 {
-				t.Errorf("%s: %s, want 1 win and 3 refusals", stmt, RoundLine(&r))
+			if r.Count(racetest.Win) != 1 || r.Count(racetest.Refusal) != 3 {
+				t.Errorf("%s: %s, want 1 win and 3 refusals", stmt, racetest.RoundLine(&r))
 			}
 			if r.StartSpread == nil {
 				t.Errorf("round %d has no start spread", r.Index)
@@ -97,7 +103,7 @@ func TestSQLNullablePartIsBrokenAndDiagnosed(t *testing.T) {
 		}, nil
 	}
 	res := runSQLProbe(t, p, "holed")
-	if res.Verdict.Status != Broken || !strings.Contains(res.Verdict.Sentence, "3 wins in round") {
+	if res.Verdict.Status != racetest.Broken || !strings.Contains(res.Verdict.Sentence, "3 wins in round") {
 		t.Fatalf("verdict %+v, want broken with 3 wins", res.Verdict)
 	}
 	if len(asked) != 1 || asked[0] != "public.holed" {
@@ -123,7 +129,7 @@ func TestSQLNoUniqueIndexIsBroken(t *testing.T) {
 		p := sqlProbe(dsn, stmt, 2, 3)
 		p.UniqueKeys = noKeys
 		res := runSQLProbe(t, p, "plain")
-		if res.Verdict.Status != Broken || res.Rounds[0].Wins() != 2 {
+		if res.Verdict.Status != racetest.Broken || res.Rounds[0].Wins() != 2 {
 			t.Fatalf("%s: verdict %+v, want broken", stmt, res.Verdict)
 		}
 		if len(res.Diagnosis) != 1 || !strings.HasPrefix(res.Diagnosis[0], "no unique index on public.plain covers the inserted columns: the winning rows agree on key") {
@@ -143,7 +149,7 @@ func TestSQLDeferredConstraint(t *testing.T) {
 		return []UniqueKey{{Name: "deferred_key", Columns: []string{"key"}, Valid: true, Deferrable: true, InitiallyDeferred: true}}, nil
 	}
 	res := runSQLProbe(t, p, "deferred")
-	if res.Verdict.Status != Broken {
+	if res.Verdict.Status != racetest.Broken {
 		t.Fatalf("rolled back: verdict %+v, want broken", res.Verdict)
 	}
 	if len(res.Diagnosis) != 1 || !strings.Contains(res.Diagnosis[0], "deferred_key (key) is DEFERRABLE INITIALLY DEFERRED (deferrable-unique): duplicates are refused only at commit") {
@@ -152,7 +158,7 @@ func TestSQLDeferredConstraint(t *testing.T) {
 
 	p.Commit = true
 	res = runSQLProbe(t, p, "deferred")
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Fatalf("--commit: verdict %+v, want holds", res.Verdict)
 	}
 	for _, r := range res.Rounds {
@@ -165,7 +171,7 @@ func TestSQLDeferredConstraint(t *testing.T) {
 	}
 }
 
-func answers(r *Round) string {
+func answers(r *racetest.Round) string {
 	var a []string
 	for _, o := range r.Outcomes {
 		a = append(a, o.Answer)
@@ -178,19 +184,19 @@ func TestSQLRefusedFirstClaimAndErrors(t *testing.T) {
 	dsn := pgtest.NewDatabase(t, sqlClaimTables)
 	// The key is not fresh: the row already exists, so every claim is refused.
 	res := runSQLProbe(t, sqlProbe(dsn, `INSERT INTO sound (key) SELECT key FROM plain WHERE key = 'existing' ON CONFLICT DO NOTHING RETURNING id`, 2, 1), "sound")
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Fatalf("first claim: %+v", res.Verdict)
 	}
 	pgtest.Exec(t, dsn, `INSERT INTO sound (key) VALUES ('taken')`)
 	res = runSQLProbe(t, sqlProbe(dsn, `INSERT INTO sound (key) VALUES ('taken') ON CONFLICT DO NOTHING RETURNING id`, 2, 2), "sound")
-	if res.Verdict.Status != Broken || !strings.Contains(res.Verdict.Sentence, "the gate refused even the first claim") {
+	if res.Verdict.Status != racetest.Broken || !strings.Contains(res.Verdict.Sentence, "the gate refused even the first claim") {
 		t.Errorf("taken key: verdict %+v, want the first claim refused", res.Verdict)
 	}
 	res = runSQLProbe(t, sqlProbe(dsn, `SELECT 1 / ({{round}}::int - {{round}}::int)`, 2, 1), "sound")
-	if res.Verdict.Status != Inconclusive || !strings.Contains(res.Verdict.Sentence, "division by zero (SQLSTATE 22012)") {
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "division by zero (SQLSTATE 22012)") {
 		t.Errorf("runtime error: verdict %+v, want inconclusive with the server's message", res.Verdict)
 	}
-	if _, err := RunSQL(context.Background(), sqlProbe(dsn, `INSERT INTO nowhere VALUES ({{key}})`, 2, 1)); err == nil ||
+	if _, err := Run(context.Background(), sqlProbe(dsn, `INSERT INTO nowhere VALUES ({{key}})`, 2, 1)); err == nil ||
 		!strings.Contains(err.Error(), `relation "nowhere" does not exist (SQLSTATE 42P01)`) {
 		t.Errorf("unknown table: err %v, want the server's message before any round", err)
 	}
@@ -198,14 +204,14 @@ func TestSQLRefusedFirstClaimAndErrors(t *testing.T) {
 
 func TestSQLProbeSettings(t *testing.T) {
 	cases := []struct {
-		p    SQLProbe
+		p    Probe
 		want string
 	}{
-		{SQLProbe{Statement: "SELECT 1", N: 1}, "at least 2"},
-		{SQLProbe{Statement: "SELECT 1", Commit: true}, "--commit keeps each round's rows"},
-		{SQLProbe{Statement: "SELECT $1"}, "uses a bind parameter"},
-		{SQLProbe{Statement: "  "}, "empty"},
-		{SQLProbe{Statement: "SELECT 1", N: 300}, "--force"},
+		{Probe{Statement: "SELECT 1", N: 1}, "at least 2"},
+		{Probe{Statement: "SELECT 1", Commit: true}, "--commit keeps each round's rows"},
+		{Probe{Statement: "SELECT $1"}, "uses a bind parameter"},
+		{Probe{Statement: "  "}, "empty"},
+		{Probe{Statement: "SELECT 1", N: 300}, "--force"},
 	}
 	for _, c := range cases {
 		c.p.Defaults()
@@ -217,7 +223,7 @@ func TestSQLProbeSettings(t *testing.T) {
 
 func TestSQLErrorClassification(t *testing.T) {
 	r := &sqlRun{scrub: passwordScrubber("s3cret")}
-	cases := map[string]OutcomeKind{"23505": Refusal, "55P03": Refusal, "40001": Serialization, "42P01": Error}
+	cases := map[string]racetest.OutcomeKind{"23505": racetest.Refusal, "55P03": racetest.Refusal, "40001": racetest.Serialization, "42P01": racetest.Error}
 	for code, want := range cases {
 		o := r.errorOutcome(&pgconn.PgError{Code: code, Message: "with s3cret inside"})
 		if o.Kind != want || o.Answer != code {
@@ -231,7 +237,7 @@ func TestSQLErrorClassification(t *testing.T) {
 
 // BenchmarkSQLStartSpread measures how tightly the advisory-lock barrier
 // releases N workers: the median and worst start spread (server clock) over
-// 30 rounds. Run with: go test -run XXX -bench SQLStartSpread -benchtime 1x ./racetest/
+// 30 rounds. Run with: go test -run XXX -bench SQLStartSpread -benchtime 1x ./racetest/sqlrace/
 func BenchmarkSQLStartSpread(b *testing.B) {
 	dsn := pgtest.NewDatabase(b, sqlClaimTables)
 	for _, n := range []int{2, 8, 32} {
@@ -239,11 +245,11 @@ func BenchmarkSQLStartSpread(b *testing.B) {
 			for range b.N {
 				p := sqlProbe(dsn, `INSERT INTO sound (key) VALUES ({{key}}) ON CONFLICT DO NOTHING RETURNING id`, n, 30)
 				p.LockTimeout = 20 * time.Millisecond
-				res, err := RunSQL(context.Background(), p)
+				res, err := Run(context.Background(), p)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if res.Verdict.Status != Holds {
+				if res.Verdict.Status != racetest.Holds {
 					b.Fatalf("verdict %+v", res.Verdict)
 				}
 				var spreads []time.Duration
@@ -265,17 +271,17 @@ func TestSQLSerializableCheckThenInsert(t *testing.T) {
 	dsn := pgtest.NewDatabase(t, sqlClaimTables)
 	p := sqlProbe(dsn, `INSERT INTO plain (key) SELECT {{key}} WHERE NOT EXISTS (SELECT 1 FROM plain WHERE key = {{key}}) RETURNING id`, 2, 3)
 	p.Isolation = "serializable"
-	if res := runSQLProbe(t, p, "plain"); res.Verdict.Status != Broken {
+	if res := runSQLProbe(t, p, "plain"); res.Verdict.Status != racetest.Broken {
 		t.Errorf("rolled back: verdict %+v, want broken", res.Verdict)
 	}
 	p.Commit = true
 	res := runSQLProbe(t, p, "plain")
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Fatalf("committed: verdict %+v, want holds", res.Verdict)
 	}
 	for _, r := range res.Rounds {
-		if r.Count(Serialization) != 1 || !strings.Contains(RoundLine(&r), "1 serialization failure") {
-			t.Errorf("round %s, want one win and one serialization failure", RoundLine(&r))
+		if r.Count(racetest.Serialization) != 1 || !strings.Contains(racetest.RoundLine(&r), "1 serialization failure") {
+			t.Errorf("round %s, want one win and one serialization failure", racetest.RoundLine(&r))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package racetest
+package httprace
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemcheck/idemcheck/racetest"
 	"go.uber.org/goleak"
 )
 
@@ -29,7 +30,7 @@ func quick(url string) Probe {
 	return p
 }
 
-func run(t *testing.T, p Probe) *Result {
+func run(t *testing.T, p Probe) *racetest.Result {
 	t.Helper()
 	res, err := Run(context.Background(), p)
 	if err != nil {
@@ -46,7 +47,7 @@ func TestReadThenWrite200usIsBroken(t *testing.T) {
 			p := quick(srv.URL + "/claims")
 			p.Split = split
 			res := run(t, p)
-			if res.Verdict.Status != Broken {
+			if res.Verdict.Status != racetest.Broken {
 				t.Fatalf("verdict %s (%s), want broken", res.Verdict.Status, res.Verdict.Sentence)
 			}
 			want := "wins in round"
@@ -66,7 +67,7 @@ func TestAtomicGateHolds(t *testing.T) {
 	p := quick(srv.URL + "/claims")
 	p.N = 8
 	res := run(t, p)
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Fatalf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
 	}
 	if len(res.Rounds) != 30 {
@@ -135,7 +136,7 @@ func TestServerErrorsAreInconclusive(t *testing.T) {
 	p := quick(srv.URL)
 	p.Rounds = 3
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive || !strings.Contains(res.Verdict.Sentence, "status 500") {
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "status 500") {
 		t.Fatalf("verdict %s (%s), want inconclusive naming status 500", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }
@@ -148,7 +149,7 @@ func TestEveryRequestRefusedIsBroken(t *testing.T) {
 	p := quick(srv.URL)
 	p.Rounds = 2
 	res := run(t, p)
-	if res.Verdict.Status != Broken || !strings.HasPrefix(res.Verdict.Sentence, "no win in round 1") {
+	if res.Verdict.Status != racetest.Broken || !strings.HasPrefix(res.Verdict.Sentence, "no win in round 1") {
 		t.Fatalf("verdict %s (%s), want broken: no win in round 1", res.Verdict.Status, res.Verdict.Sentence)
 	}
 	if !strings.Contains(res.Verdict.Cause, "failed attempt must release its slot") {
@@ -175,10 +176,10 @@ func TestReplayHeaderIsNotAWin(t *testing.T) {
 	p := quick(srv.URL)
 	p.Rounds = 3
 	res := run(t, p)
-	if res.Verdict.Status != Holds {
+	if res.Verdict.Status != racetest.Holds {
 		t.Fatalf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
 	}
-	if res.Rounds[0].Count(Replay) != 1 {
+	if res.Rounds[0].Count(racetest.Replay) != 1 {
 		t.Errorf("round 1 outcomes %+v, want one replay", res.Rounds[0].Outcomes)
 	}
 }
@@ -217,7 +218,7 @@ func TestStalledServerIsInconclusive(t *testing.T) {
 	p.Timeout = 200 * time.Millisecond
 	p.Deadline = time.Second
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive || !strings.Contains(res.Verdict.Sentence, "timeout") {
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "timeout") {
 		t.Fatalf("verdict %s (%s), want inconclusive with timeouts", res.Verdict.Status, res.Verdict.Sentence)
 	}
 	if len(res.Rounds) == 30 {
@@ -254,10 +255,10 @@ func TestResetConnectionsAreInconclusive(t *testing.T) {
 	p := quick("http://" + ln.Addr().String() + "/claims")
 	p.Rounds = 3
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive {
+	if res.Verdict.Status != racetest.Inconclusive {
 		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
 	}
-	if o := res.Rounds[0].Outcomes[0]; o.Kind != Error || o.Err != "connection reset" && o.Err != "connection closed without a response" {
+	if o := res.Rounds[0].Outcomes[0]; o.Kind != racetest.Error || o.Err != "connection reset" && o.Err != "connection closed without a response" {
 		t.Errorf("outcome %+v, want an error naming the reset", o)
 	}
 }
@@ -294,7 +295,7 @@ func TestWindowMarksWideRoundsInconclusive(t *testing.T) {
 	p.Rounds = 2
 	p.Window = time.Nanosecond
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive || !strings.Contains(res.Verdict.Sentence, "exceeds the race window") {
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "exceeds the race window") {
 		t.Fatalf("verdict %s (%s), want inconclusive: spread exceeds the window", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }
@@ -309,7 +310,7 @@ func startNode(t *testing.T, mode string) string {
 		}
 		t.Skip("node is not installed; skipping the Node.js target")
 	}
-	cmd := exec.Command(node, filepath.Join("..", "testdata", "race", "node_gate.js"), mode)
+	cmd := exec.Command(node, filepath.Join("..", "..", "testdata", "race", "node_gate.js"), mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -326,7 +327,7 @@ func startNode(t *testing.T, mode string) string {
 }
 
 func TestNodeTarget(t *testing.T) {
-	for mode, want := range map[string]Status{"racy": Broken, "atomic": Holds} {
+	for mode, want := range map[string]racetest.Status{"racy": racetest.Broken, "atomic": racetest.Holds} {
 		t.Run(mode, func(t *testing.T) {
 			res := run(t, quick(startNode(t, mode)))
 			if res.Verdict.Status != want {
@@ -361,7 +362,7 @@ func TestTargetGoneMidRunIsInconclusive(t *testing.T) {
 	p := quick(srv.URL)
 	p.Rounds = 5
 	res := run(t, p)
-	if res.Verdict.Status != Inconclusive {
+	if res.Verdict.Status != racetest.Inconclusive {
 		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }
@@ -375,7 +376,7 @@ func TestH1OverTLS(t *testing.T) {
 	if res.Sync != SyncH1 {
 		t.Fatalf("--sync auto chose %s for a TLS server without h2, want h1", res.Sync)
 	}
-	if res.Verdict.Status != Broken {
+	if res.Verdict.Status != racetest.Broken {
 		t.Fatalf("verdict %s (%s), want broken", res.Verdict.Status, res.Verdict.Sentence)
 	}
 }

@@ -1,4 +1,4 @@
-package racetest
+package sqlrace
 
 import (
 	"context"
