@@ -132,8 +132,15 @@ func (r *Replayer) at(loc int32) catalog.Pos {
 	return r.st.PosAt(int(loc))
 }
 
-// record appends one change to the catalog's history.
+// record appends one change to the catalog's history. Changes to a
+// materialized view stay out of it: the history is what rules about
+// tables read. The index name cache, which follows the history, is then
+// rebuilt from the catalog at its next use.
 func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, oldName string, ix *catalog.Index) {
+	if t != nil && t.Kind == catalog.MaterializedView {
+		r.indexNames.built = false
+		return
+	}
 	c := catalog.Change{Kind: kind, Pos: r.pos, File: r.st.File, Object: object, OldName: oldName}
 	if t != nil {
 		c.Schema, c.Table = t.Schema, t.Name
@@ -161,6 +168,15 @@ func displayName(schema, name string) string {
 		return schema + "." + name
 	}
 	return name
+}
+
+// relationSchema is the schema a new table goes to: a temporary one's is
+// the session's own.
+func (r *Replayer) relationSchema(rv *pg.RangeVar, schema string) *catalog.Schema {
+	if rv.GetRelpersistence() == "t" {
+		return r.cat.AddSchema(catalog.TempSchema)
+	}
+	return r.creationSchema(schema)
 }
 
 // creationSchema is the schema a new object goes to: the one named, or the
@@ -326,7 +342,7 @@ func (r *Replayer) setVariable(vs *pg.VariableSetStmt) {
 // set_config('search_path', ...) and SELECT ... INTO.
 func (r *Replayer) selectStmt(sel *pg.SelectStmt) {
 	if sel.IntoClause != nil {
-		r.createTableFromSelect(sel.IntoClause, sel, false)
+		r.createTableFromSelect(sel.IntoClause, sel, false, catalog.Ordinary)
 		return
 	}
 	for _, t := range sel.TargetList {
