@@ -17,11 +17,20 @@ import (
 type Replayer struct {
 	cat *catalog.Catalog
 
-	// The statement being applied, its first token's position and the
+	// The statement being applied, its first token's position, the byte
+	// range in st.Text of the parse tree being applied, and the
 	// diagnostics gathered so far; reset by Apply.
 	st    *Statement
 	pos   catalog.Pos
+	span  [2]int
 	diags []Diagnostic
+
+	// quiet is above zero while replaying statements of a DO block whose
+	// failures the block itself expects (a guarded branch, a block with
+	// an exception handler): their notes are dropped.
+	quiet int
+	// inBody counts the DO blocks the statement being applied runs in.
+	inBody int
 
 	// droppedNotNull remembers "schema.table.column" for NOT NULL columns
 	// that were dropped, so a column re-added under that name without NOT
@@ -57,7 +66,7 @@ func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
 	if p.err != nil {
 		return []Diagnostic{*p.err}
 	}
-	r.st, r.diags = &st, nil
+	r.st, r.diags, r.quiet, r.inBody = &st, nil, 0, 0
 	defer func() {
 		// Replay must survive any input; a bug here should cost one
 		// statement, not the whole run.
@@ -72,6 +81,7 @@ func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
 	}
 	for _, raw := range p.stmts {
 		r.pos = st.PosAt(int(raw.StmtLocation))
+		r.span = stmtSpan(&st, raw)
 		r.apply(raw.Stmt)
 	}
 	return r.diags
@@ -121,6 +131,9 @@ func (r *Replayer) apply(n *pg.Node) {
 // note records a Note diagnostic with PostgreSQL's SQLSTATE at the current
 // statement.
 func (r *Replayer) note(sqlstate, format string, args ...any) {
+	if r.quiet > 0 {
+		return
+	}
 	r.diags = append(r.diags, Diagnostic{Level: Note, Pos: r.pos, SQLState: sqlstate, Message: fmt.Sprintf(format, args...)})
 }
 

@@ -11,23 +11,17 @@ import (
 
 // Code that runs later, or under conditions replay cannot evaluate,
 // changes the catalog without replay following it: a function body that
-// runs DDL when called, a DO block. Such code is recorded in the history as
-// unmodelled, and the rules say so on the findings of a table it names.
+// runs DDL when called, the dynamic SQL and the conditional branches of a
+// DO block. Such code is recorded in the history as unmodelled, and the
+// rules say so on the findings of a table it names.
 
-// ddlInBody spots DDL that a function body or a DO block would run.
+// ddlInBody spots DDL that a function body or a skipped part of a DO block
+// would run.
 var ddlInBody = regexp.MustCompile(`(?is)\b(alter\s+table|create\s+(unique\s+)?index|drop\s+(table|index|constraint|not\s+null)|create\s+table|add\s+constraint)\b`)
 
 // tableInBody finds the first table name a DDL statement in the body
 // mentions.
 var tableInBody = regexp.MustCompile(`(?is)\b(?:alter\s+table|drop\s+table|create\s+table|\bon)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:"[^"]+"|[a-z_][\w$]*)(?:\s*\.\s*(?:"[^"]+"|[a-z_][\w$]*))?)`)
-
-func (r *Replayer) doBlock(do *pg.DoStmt) {
-	for _, a := range do.Args {
-		if de := a.GetDefElem(); de != nil && de.Defname == "as" {
-			r.unmodelled(r.pos, de.Arg.GetString_().GetSval())
-		}
-	}
-}
 
 func (r *Replayer) createFunction(cf *pg.CreateFunctionStmt) {
 	for _, o := range cf.Options {

@@ -212,6 +212,10 @@ func renameAll(args []catalog.Expr, old, newName string) []catalog.Expr {
 
 // drop is DROP TABLE / INDEX / SCHEMA / DOMAIN.
 func (r *Replayer) drop(ds *pg.DropStmt) {
+	if ds.Concurrent && r.inBody > 0 {
+		r.note("25001", "DROP INDEX CONCURRENTLY cannot be executed from a function")
+		return
+	}
 	for _, obj := range ds.Objects {
 		var parts []string
 		if l := obj.GetList(); l != nil {

@@ -11,6 +11,10 @@ import (
 // position is the statement's first token. On a partitioned table without
 // ONLY, every partition gets its own copy, as on the server.
 func (r *Replayer) createIndex(is *pg.IndexStmt) {
+	if is.Concurrent && r.inBody > 0 {
+		r.note("25001", "CREATE INDEX CONCURRENTLY cannot be executed from a function")
+		return
+	}
 	t := r.table(is.Relation, false)
 	if t == nil {
 		return

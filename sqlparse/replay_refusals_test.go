@@ -62,6 +62,12 @@ var refusals = []struct {
 	{"ALTER TABLE ADD COLUMN on a materialized view",
 		[]string{"CREATE MATERIALIZED VIEW mv AS SELECT 1 AS one"},
 		"ALTER TABLE mv ADD COLUMN two int", "42809", "mv", "two"},
+	{"CREATE INDEX CONCURRENTLY in a DO block",
+		[]string{"CREATE TABLE t (a int)"},
+		"DO $$ BEGIN CREATE INDEX CONCURRENTLY t_a ON t (a); END $$", "25001", "", ""},
+	{"DROP INDEX CONCURRENTLY in a DO block",
+		[]string{"CREATE TABLE t (a int)", "CREATE INDEX t_a ON t (a)"},
+		"DO $$ BEGIN DROP INDEX CONCURRENTLY t_a; END $$", "25001", "", ""},
 }
 
 func TestReplayRefusesWhatTheServerRefuses(t *testing.T) {
