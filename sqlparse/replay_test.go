@@ -491,6 +491,20 @@ var replayCases = []struct {
 			t.Errorf("function change = %+v", un[1])
 		}
 	}},
+	{"ALTER TYPE RENAME follows an enum and its columns", []string{
+		`CREATE TYPE step AS ENUM ('a')`,
+		`CREATE TABLE runs (kind step)`,
+		`CREATE TYPE step_new AS ENUM ('a', 'b')`,
+		`ALTER TABLE runs ALTER COLUMN kind TYPE step_new USING kind::text::step_new`,
+		`DROP TYPE step`,
+		`ALTER TYPE step_new RENAME TO step`,
+		`CREATE TYPE step_new AS ENUM ('a', 'b', 'c')`,
+	}, func(t *testing.T, cat *catalog.Catalog, diags []Diagnostic) {
+		noDiags(t, diags)
+		if c := mustTable(t, cat, "public", "runs").Column("kind"); c.Type != "step" || !c.Enum {
+			t.Errorf("kind = %+v, want of enum type step", c)
+		}
+	}},
 	{"unmodelled statements are skipped silently", []string{
 		`CREATE TABLE t (a int)`,
 		`CREATE VIEW v AS SELECT * FROM t`,
