@@ -255,11 +255,13 @@ func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) ([]p
 // DEFERRABLE" the foreign key is deferrable and the unique constraint is
 // not. It returns copies of the other constraints with their attributes
 // set, or a list ending in nil after noting the error the server raises
-// for a misplaced or repeated clause.
+// for a misplaced or repeated clause. A constraint is copied only when an
+// attribute changes it: the parse tree may be shared and is never changed.
 func (r *Replayer) constraintAttrs(nodes []*pg.Node) []*pg.Constraint {
 	var (
 		out                 []*pg.Constraint
 		last                *pg.Constraint
+		copied              bool
 		sawDefer, sawInitly bool
 	)
 	fail := func(format string, args ...any) []*pg.Constraint {
@@ -282,13 +284,17 @@ func (r *Replayer) constraintAttrs(nodes []*pg.Node) []*pg.Constraint {
 		case pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
 			word = "INITIALLY IMMEDIATE"
 		default:
-			last = proto.Clone(c).(*pg.Constraint)
+			last, copied = c, false
 			out = append(out, last)
 			sawDefer, sawInitly = false, false
 			continue
 		}
 		if last == nil || !takesAttrs(last.Contype) {
 			return fail("misplaced %s clause", word)
+		}
+		if !copied {
+			last, copied = proto.Clone(last).(*pg.Constraint), true
+			out[len(out)-1] = last
 		}
 		switch c.Contype {
 		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:

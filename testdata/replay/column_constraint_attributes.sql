@@ -20,3 +20,11 @@ CREATE TABLE payments (
 ALTER TABLE payments
     ADD COLUMN batch_id bigint NOT NULL UNIQUE REFERENCES accounts INITIALLY DEFERRED,
     ADD COLUMN batch_code text NOT NULL REFERENCES accounts (code) NOT DEFERRABLE UNIQUE DEFERRABLE;
+
+-- A UNIQUE equal to the primary key is not built, and its name goes to the
+-- unnamed key; a repeated UNIQUE is built once.
+CREATE TABLE receipts (
+    no text PRIMARY KEY,
+    CONSTRAINT receipts_no_uq UNIQUE (no),
+    store_no int UNIQUE UNIQUE
+);
