@@ -7,6 +7,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // A DO block is read with PostgreSQL's own PL/pgSQL parser (pg_query parses
@@ -359,7 +361,36 @@ func (w *doWalk) execute(line int, expr string, skip string) {
 func (w *doWalk) skipped(st Statement, why string) {
 	w.r.diags = append(w.r.diags, Diagnostic{Level: Note, Pos: st.Pos,
 		Message: "replay does not follow " + excerpt(st.Text, 60) + ": it runs " + why + "; what it changes is not checked"})
-	w.r.unmodelled(st.Pos, st.Text)
+	w.r.unmodelledStatement(st)
+}
+
+// unmodelledStatement records a statement of a DO block that does not run,
+// naming the table of the first relation it mentions (ALTER INDEX ...
+// RENAME escapes the DDL pattern that unmodelled looks for).
+func (r *Replayer) unmodelledStatement(st Statement) {
+	if ddlInBody.MatchString(st.Text) {
+		r.unmodelled(st.Pos, st.Text)
+		return
+	}
+	c := catalog.Change{Kind: catalog.ChangeUnmodelled, Pos: st.Pos, File: r.st.File, Object: excerpt(st.Text, 60)}
+	if tree, err := pg.Parse(st.Text); err == nil {
+		walkMessages(tree.ProtoReflect(), func(m protoreflect.Message) {
+			rv, ok := m.Interface().(*pg.RangeVar)
+			if !ok || c.Table != "" {
+				return
+			}
+			c.Schema, c.Table = rv.Schemaname, rv.Relname
+			t := r.cat.ResolveTable(rv.Schemaname, rv.Relname)
+			if t == nil {
+				// An index is named for its table.
+				t, _ = r.findIndex(rv.Schemaname, rv.Relname)
+			}
+			if t != nil {
+				c.Schema, c.Table = t.Schema, t.Name
+			}
+		})
+	}
+	r.cat.Changes = append(r.cat.Changes, c)
 }
 
 // locate finds where text starts in the body: on PL/pgSQL's line number
