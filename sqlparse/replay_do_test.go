@@ -7,6 +7,17 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
+// doBlockSeeds are DO blocks of every shape replay walks, for FuzzReplay.
+var doBlockSeeds = []string{
+	"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_class WHERE relname = 't') THEN CREATE TABLE t (a int); END IF; END $$",
+	"DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'x') THEN RETURN; END IF; CREATE INDEX x ON t (a); END $$",
+	"DO $$ DECLARE r record; BEGIN FOR r IN SELECT 1 LOOP EXECUTE format('DROP INDEX %I', 'x'); END LOOP; END $$",
+	"DO $$ BEGIN EXECUTE 'ALTER TABLE t ' || 'ADD COLUMN b text'; EXCEPTION WHEN others THEN NULL; END $$",
+	"DO 'BEGIN CREATE UNIQUE INDEX u ON t (a) WHERE b <> ''''; END'",
+	"DO $$ BEGIN CASE WHEN true THEN ALTER TABLE t DROP COLUMN a; ELSE NULL; END CASE; END $$",
+	"DO $$ BEGIN EXECUTE 'DO $x$ BEGIN CREATE TABLE nested (a int); END $x$'; END $$",
+}
+
 // notesAt lists the diagnostics as "pos message" for comparisons.
 func notesAt(diags []Diagnostic) []string {
 	var out []string

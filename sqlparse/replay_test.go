@@ -611,6 +611,9 @@ func FuzzReplay(f *testing.F) {
 			f.Add(s)
 		}
 	}
+	for _, s := range doBlockSeeds {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
 		cat := catalog.New()
 		r := NewReplayer(cat)
