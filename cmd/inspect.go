@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -135,6 +136,14 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	snap, err := sess.ReadCatalog(ctx, st.filter)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	// A pattern that matches nothing is a typo, not a clean database.
+	if len(snap.Unmatched) > 0 {
+		misses := make([]error, len(snap.Unmatched))
+		for i, m := range snap.Unmatched {
+			misses[i] = m
+		}
+		return &ExitError{Code: ExitUsage, Err: errors.Join(misses...)}
 	}
 	catalogTrips := sess.RoundTrips()
 	pgVersion := sess.ServerMajor()

@@ -95,17 +95,19 @@ type jsonDiagnostic struct {
 }
 
 type jsonSummary struct {
-	Files          int     `json:"files"`
-	Statements     int     `json:"statements"`
-	Tables         int     `json:"tables,omitempty"`
-	RoundTrips     int     `json:"round_trips,omitempty"`
-	Errors         int     `json:"errors"`
-	Warnings       int     `json:"warnings"`
-	Infos          int     `json:"info"`
-	Suppressed     int     `json:"suppressed"`
-	InputErrors    int     `json:"input_errors"`
-	Notes          int     `json:"notes"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Files             int     `json:"files"`
+	Statements        int     `json:"statements"`
+	SkippedFiles      int     `json:"skipped_files,omitempty"`
+	SkippedStatements int     `json:"skipped_statements,omitempty"`
+	Tables            int     `json:"tables,omitempty"`
+	RoundTrips        int     `json:"round_trips,omitempty"`
+	Errors            int     `json:"errors"`
+	Warnings          int     `json:"warnings"`
+	Infos             int     `json:"info"`
+	Suppressed        int     `json:"suppressed"`
+	InputErrors       int     `json:"input_errors"`
+	Notes             int     `json:"notes"`
+	ElapsedSeconds    float64 `json:"elapsed_seconds"`
 }
 
 // JSON writes doc as one indented JSON document. Lists are never null, so a
@@ -148,6 +150,7 @@ func summaryJSON(doc *Document) jsonSummary {
 	c := Count(doc)
 	return jsonSummary{
 		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
+		SkippedFiles: doc.Summary.SkippedFiles, SkippedStatements: doc.Summary.SkippedStatements,
 		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed,
 		InputErrors: c.InputErrors, Notes: c.Notes,

@@ -36,7 +36,8 @@ type Input struct {
 	Path   string
 	Layout string
 	Files  []string
-	// Skipped counts down, undo and rollback files that were not used.
+	// Skipped counts the files the layout left out (down, undo and revert
+	// scripts, other databases' files ...).
 	Skipped    int
 	Statements int
 }
@@ -62,6 +63,10 @@ type Diagnostic struct {
 type Summary struct {
 	Files      int
 	Statements int
+	// SkippedFiles counts the files the layouts left out; SkippedStatements
+	// the statements not replayed because a template could not be run.
+	SkippedFiles      int
+	SkippedStatements int
 	// Live is set for a catalog read from a running server: the summary
 	// then counts Tables and RoundTrips instead of files and statements.
 	Live       bool

@@ -229,11 +229,18 @@ func visibleLen(s string) int {
 
 // SummaryLine is the last line of the text report:
 // "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s",
-// with input errors, notes and suppressed findings added when there are any.
+// with skipped files and statements, input errors, notes and suppressed
+// findings added when there are any.
 func SummaryLine(doc *Document, verbose bool) string {
 	c := Count(doc)
 	var b strings.Builder
 	read := plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
+	if n := doc.Summary.SkippedFiles; n > 0 {
+		read += ", " + plural(n, "file", "files") + " skipped"
+	}
+	if n := doc.Summary.SkippedStatements; n > 0 {
+		read += ", " + plural(n, "statement", "statements") + " skipped"
+	}
 	if doc.Summary.Live {
 		read = plural(doc.Summary.Tables, "table", "tables") + " (" + plural(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
 	}
