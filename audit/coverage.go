@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"slices"
+
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -17,7 +19,7 @@ func isNullOf(part catalog.IndexPart) catalog.Expr {
 // among those rows.
 func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog.Index {
 	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
-	return coveringIndex(t, u, rows, []catalog.IndexPart{c})
+	return coveringIndex(t, u, rows, []catalog.IndexPart{c}, nil)
 }
 
 // Covered reports whether the hole in u through c is closed by other unique
@@ -26,12 +28,15 @@ func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog
 // covered by different indexes, which is how the split of an index with
 // several nullable parts works.
 func Covered(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) bool {
-	return coveredExcept(t, u, c, nil)
+	return coveredExcept(t, u, c, nil, nil)
 }
 
 // coveredExcept is Covered where the rows in which one of the deliberate
-// parts is NULL as well need no cover: they escape u by design.
-func coveredExcept(t *catalog.Table, u *catalog.Index, c catalog.IndexPart, deliberate []catalog.IndexPart) bool {
+// parts is NULL as well need no cover: they escape u by design. A covering
+// index may also have the columns in scope, which keep apart the rows
+// where c is NULL from outside u's key (the parent of what c references):
+// it then stops every duplicate among them that matters.
+func coveredExcept(t *catalog.Table, u *catalog.Index, c catalog.IndexPart, deliberate []catalog.IndexPart, scope []string) bool {
 	var undecided []catalog.IndexPart
 	for _, p := range u.Parts {
 		if !samePart(p, c) && !NullSafe(t, u, p, nil).Safe {
@@ -39,15 +44,15 @@ func coveredExcept(t *catalog.Table, u *catalog.Index, c catalog.IndexPart, deli
 		}
 	}
 	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
-	return coveredRows(t, u, rows, []catalog.IndexPart{c}, undecided, deliberate)
+	return coveredRows(t, u, rows, []catalog.IndexPart{c}, undecided, deliberate, scope)
 }
 
 // maxCaseSplit bounds the case analysis of Covered: 2^6 cases is far beyond
 // any real index.
 const maxCaseSplit = 6
 
-func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls, undecided, deliberate []catalog.IndexPart) bool {
-	if coveringIndex(t, u, rows, nulls) != nil {
+func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls, undecided, deliberate []catalog.IndexPart, scope []string) bool {
+	if coveringIndex(t, u, rows, nulls, scope) != nil {
 		return true
 	}
 	if len(undecided) == 0 || len(nulls) > maxCaseSplit {
@@ -56,13 +61,14 @@ func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls,
 	d, rest := undecided[0], undecided[1:]
 	withNull := append(append([]catalog.Expr(nil), rows...), isNullOf(d))
 	withValue := append(append([]catalog.Expr(nil), rows...), &catalog.NullTest{Arg: partExpr(d)})
-	return (partIn(d, deliberate) || coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest, deliberate)) &&
-		coveredRows(t, u, withValue, nulls, rest, deliberate)
+	return (partIn(d, deliberate) || coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest, deliberate, scope)) &&
+		coveredRows(t, u, withValue, nulls, rest, deliberate, scope)
 }
 
 // coveringIndex finds a unique index other than u that is unique over the
-// given rows, in which the parts in nulls are NULL.
-func coveringIndex(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls []catalog.IndexPart) *catalog.Index {
+// given rows, in which the parts in nulls are NULL; its key may also have
+// the columns in scope.
+func coveringIndex(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls []catalog.IndexPart, scope []string) *catalog.Index {
 	for _, v := range t.UniqueIndexes() {
 		if v == u || !v.Ready || len(v.Parts) == 0 {
 			continue
@@ -70,7 +76,7 @@ func coveringIndex(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, null
 		if !predicateImplied(v.Predicate, rows) {
 			continue
 		}
-		if !partsWithin(t, v, u, nulls) {
+		if !partsWithin(t, v, u, nulls, scope) {
 			continue
 		}
 		if v.NullsNotDistinct || holeFree(t, v, rows) {
@@ -99,9 +105,9 @@ func predicateImplied(pred catalog.Expr, known []catalog.Expr) bool {
 }
 
 // partsWithin reports whether every key part of v is a key part of u that
-// is not NULL in these rows, or a column an exclusive-arc CHECK forces NOT
-// NULL when one of the NULL parts is NULL.
-func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPart) bool {
+// is not NULL in these rows, a column an exclusive-arc CHECK forces NOT
+// NULL when one of the NULL parts is NULL, or a column of scope.
+func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPart, scope []string) bool {
 	for _, vp := range v.Parts {
 		if partIn(vp, nulls) {
 			return false
@@ -109,7 +115,7 @@ func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPar
 		if hasPart(u, vp) || constantPart(vp) {
 			continue
 		}
-		if vp.Column != "" && forcedByArc(t, nulls, vp.Column) {
+		if vp.Column != "" && (forcedByArc(t, nulls, vp.Column) || slices.Contains(scope, vp.Column)) {
 			continue
 		}
 		return false

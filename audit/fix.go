@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -40,15 +41,35 @@ func holeFixes(p *Pass, h *hole) []Fix {
 	if arc {
 		return []Fix{arcFix(h, names)}
 	}
+	if standIns(h) != nil {
+		fixes := []Fix{standInFix(h, names)}
+		if allColumns(h.Parts) {
+			fixes = append(fixes, notNullFix(h, names))
+		}
+		return fixes
+	}
 	var fixes []Fix
 	if version >= 15 && len(h.Optional) == 0 {
 		fixes = append(fixes, nndFix(h, names))
 	}
 	fixes = append(fixes, splitFix(h, names))
-	if allColumns(h.Parts) {
+	if allColumns(h.Parts) && !requiredOpensHole(h) {
 		fixes = append(fixes, notNullFix(h, names))
 	}
 	return fixes
+}
+
+// requiredOpensHole reports whether making the hole's parts NOT NULL would
+// open another hole: an optional part of the index is unique when present
+// only because the identity its rows keep may be NULL, and that identity is
+// one of the parts NOT NULL would make required.
+func requiredOpensHole(h *hole) bool {
+	for _, k := range h.optionalKeys {
+		if partIn(k, h.Parts) {
+			return true
+		}
+	}
+	return false
 }
 
 func allColumns(parts []catalog.IndexPart) bool {
@@ -189,18 +210,68 @@ func presentConjuncts(parts []catalog.IndexPart) []catalog.Expr {
 // still NOT VALID is validated first: until then it proves nothing, and
 // the new index would not cover the hole.
 func arcFix(h *hole, names *namer) Fix {
-	t, ix := h.Table, h.Index
-	var sql, prechecks []string
-	validate := map[string]bool{}
+	t := h.Table
+	var validate []string
 	for _, c := range h.Parts {
 		for _, ck := range arcChecks(t, c) {
-			if !ck.Validated && !validate[ck.Name] {
-				validate[ck.Name] = true
-				sql = append(sql, fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s;", t.DisplayName(), catalog.QuoteIdent(ck.Name)))
+			if !ck.Validated && !slices.Contains(validate, ck.Name) {
+				validate = append(validate, ck.Name)
 			}
 		}
 	}
-	for _, c := range h.Parts {
+	var sql []string
+	for _, name := range validate {
+		sql = append(sql, fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s;", t.DisplayName(), catalog.QuoteIdent(name)))
+	}
+	f := nullRowsFix(h, names, sql, func(i int) []string { return arcIntent(t, h.Parts[i]) })
+	f.Title = "add the unique index for the other arm of the exclusive arc"
+	caveat := "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
+		"DISTINCT would break the table. "
+	if len(validate) > 0 {
+		caveat += "VALIDATE fails while a row breaks the CHECK; it scans the table without blocking writes. "
+	}
+	f.Caveat = caveat + buildNote(t)
+	return f
+}
+
+// standInFix adds, for rows where a part is NULL, a unique index over the
+// other key parts and the columns that still scope those rows (the parent
+// of what the part references): NULLS NOT DISTINCT, or the split over the
+// key alone, would join rows of different parents.
+func standInFix(h *hole, names *namer) Fix {
+	f := nullRowsFix(h, names, nil, func(i int) []string { return h.Readings[i].standIns })
+	all := standIns(h)
+	f.Title = "add a unique index for rows where " + englishList(partList(h.Parts), "or") + " is NULL, per " +
+		englishList(all, "and")
+	f.Caveat = "Rows without " + englishList(partList(h.Parts), "or") + " still belong to a " + englishList(all, "and") +
+		", which the key does not name: NULLS NOT DISTINCT, or a split over the key alone, would make rows of " +
+		"different " + englishList(all, "and") + " collide. " + buildNote(h.Table)
+	return f
+}
+
+// standIns are the columns, over every part of the hole, that scope its
+// NULL rows from outside the key; nil when there are none.
+func standIns(h *hole) []string {
+	var out []string
+	for _, r := range h.Readings {
+		for _, c := range r.standIns {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// nullRowsFix builds, after the statements in first, for each part c of the
+// hole a unique index among rows where c is NULL: over the other key parts
+// and each column of others(i) in turn, or over the other key parts alone
+// when others names none.
+func nullRowsFix(h *hole, names *namer, first []string, others func(i int) []string) Fix {
+	t, ix := h.Table, h.Index
+	sql := append([]string(nil), first...)
+	var prechecks []string
+	for i, c := range h.Parts {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
 			if !samePart(p, c) {
@@ -208,7 +279,7 @@ func arcFix(h *hole, names *namer) Fix {
 			}
 		}
 		pred := append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
-		partners := arcIntent(t, c)
+		partners := others(i)
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
 			sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, pred))
@@ -222,15 +293,8 @@ func arcFix(h *hole, names *namer) Fix {
 			prechecks = append(prechecks, groupQuery(t, partSQL(parts), pred))
 		}
 	}
-	caveat := "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
-		"DISTINCT would break the table. "
-	if len(validate) > 0 {
-		caveat += "VALIDATE fails while a row breaks the CHECK; it scans the table without blocking writes. "
-	}
 	return Fix{
-		Title:         "add the unique index for the other arm of the exclusive arc",
 		SQL:           strings.Join(sql, "\n"),
-		Caveat:        caveat + buildNote(t),
 		Precheck:      strings.Join(prechecks, "\n"),
 		NoTransaction: canBuildConcurrently(t),
 	}

@@ -26,6 +26,9 @@ type hole struct {
 	// when present, on a hole narrowed to the parts that keep an identity:
 	// a fix must leave rows without them alone.
 	Optional []catalog.IndexPart
+	// optionalKeys are the parts the Optional ones defer to: rows without
+	// an optional part keep only these, which may be NULL too.
+	optionalKeys []catalog.IndexPart
 }
 
 // narrow returns the hole through the parts whose rows keep an identity
@@ -42,13 +45,16 @@ func (h *hole) narrow(identity bool) *hole {
 			out.Readings = append(out.Readings, r)
 		} else {
 			out.Optional = append(out.Optional, h.Parts[i])
+			if r.ownKey != nil {
+				out.optionalKeys = append(out.optionalKeys, *r.ownKey)
+			}
 		}
 	}
 	if len(out.Parts) == 0 {
 		return nil
 	}
 	if !identity {
-		out.Optional = nil
+		out.Optional, out.optionalKeys = nil, nil
 	}
 	return out
 }
@@ -98,7 +104,7 @@ func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole
 		if !readings[i].optional() {
 			deliberate = optional
 		}
-		if coveredExcept(t, ix, p, deliberate) {
+		if coveredExcept(t, ix, p, deliberate, readings[i].standIns) {
 			continue
 		}
 		h.Parts = append(h.Parts, p)
@@ -232,6 +238,7 @@ func holeMessage(h *hole) string {
 		nullable = append(nullable, partWords(p))
 		absent = append(absent, absentWords(p))
 	}
+	same = append(same, standIns(h)...)
 	for _, p := range ix.Parts {
 		if len(h.Parts) == 1 && samePart(p, h.Parts[0]) {
 			continue

@@ -169,6 +169,20 @@ var (
 	taskWords    = []string{"task", "job", "queue", "workflow", "event", "action", "operation", "step", "topic"}
 	taskNameEnds = []string{"name", "identifier", "slug"}
 
+	// scheduleWords begin the name of a schedule that starts many runs
+	// (cron_key, schedule_name): with a taskNameEnds word or "key" last it
+	// is a discriminator, and the run's time beside it is the run's
+	// identity. The cron expression alone ("cron") is not.
+	scheduleWords    = []string{"cron", "schedule"}
+	scheduleNameEnds = []string{"name", "identifier", "slug", "key"}
+
+	// rangeBoundWords are the two bounds of a period: two nullable key parts
+	// whose names differ only in such a pair (charges_from_datetime and
+	// charges_to_datetime) hold one value, the period, and neither is an
+	// identity left beside the other.
+	rangeBoundWords = [][2]string{{"from", "to"}, {"start", "end"}, {"starts", "ends"}, {"begin", "end"},
+		{"since", "until"}}
+
 	// scopeWords end the name of a parent or tenant without an id suffix
 	// ("account", "namespace").
 	scopeWords = []string{"tenant", "org", "organization", "organisation", "account", "workspace", "team",

@@ -1,6 +1,10 @@
 package audit
 
-import "github.com/idemcheck/idemcheck/catalog"
+import (
+	"slices"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
 
 // NullableKey flags an uncovered hole in a unique index with two or more key
 // parts: rows with a NULL key part that still have an identity are never
@@ -24,7 +28,21 @@ parts leave the rows where it is NULL:
 - unique when present (optional-unique, info): the other parts only scope the row
   (foreign keys, parent or tenant ids, an enum, a boolean, a kind or task name).
   UNIQUE (scope_id, name) with an optional name says "a name is unique within its
-  scope when there is one"; rows without a name have nothing to deduplicate.
+  scope when there is one"; rows without a name have nothing to deduplicate. An
+  identity that may be NULL itself counts as the row's own optional key when the
+  part is a parent or a kind and something else scopes the row: in
+  UNIQUE (parent_id, parent_step_id, child_key) a run with no parent step keeps
+  only a child key it may not have either. The two bounds of a period
+  (charges_from, charges_to) are one value.
+
+Structure also shows two holes where only scope is left: a self-reference
+(previous_version_id) beside its scope keeps one successor per row, so two rows
+without it fork the chain; and a polymorphic reference (source_type, source_id)
+with neither set is the scope's own row, such as a user's global setting. When
+the rows without a reference still belong to its parent through another column
+of the table (an error state for every environment of a project, with
+project_id beside environment_id), the message names that column and the fix
+keeps those rows apart by it.
 
 Structure decides before names (a foreign key, an enum or boolean type, a CHECK
 listing the values); the name lists used where it cannot tell are shown by
@@ -94,9 +112,19 @@ func readingNotes(h *hole) []string {
 			notes = append(notes, "a hole, not \"unique when present\": a CHECK makes "+englishList(r.arc, "or")+
 				" non-NULL when "+name+" is NULL, so those rows are of another kind and "+englishList(r.arc, "and")+
 				" identifies them")
+		case r.root != "":
+			// Both halves of a polymorphic reference give the same reason.
+			if note := "a hole, not \"unique when present\": " + r.root; !slices.Contains(notes, note) {
+				notes = append(notes, note)
+			}
 		case r.identity != nil:
 			notes = append(notes, "a hole, not \"unique when present\": rows without "+name+" still have "+
 				partWords(*r.identity)+", "+r.why)
+		}
+		if len(r.standIns) > 0 {
+			notes = append(notes, "rows without "+name+" still belong to their "+englishList(r.standIns, "and")+
+				" (the parent of what "+name+" references), which the key does not name: two of them are duplicates "+
+				"only within one "+englishList(r.standIns, "and")+", so the fix keeps them apart by it")
 		}
 	}
 	if len(h.Optional) > 0 {

@@ -27,12 +27,22 @@ Unique when present, or a hole? Look at the rows where the part is NULL:
   idempotency_key): a run that supplies no key is not deduplicated.
   UNIQUE (customer_id, sequential_id): drafts have no number yet.
   UNIQUE (repo_id, is_primary) with is_primary TRUE or NULL: at most one primary
-  per repo.
+  per repo. When what is left beside a parent or a kind is an identity that may
+  be NULL too, it is the row's own optional key within the other parts that
+  scope it: UNIQUE (parent_id, parent_step_id, child_key), where runs scheduled
+  by hand have neither a parent step nor a child key. The two bounds of one
+  period (charges_from, charges_to) are one value, never an identity beside
+  each other.
 - a hole (nullable-key): another key part still identifies the row (an address,
   a transaction id, a name beside a nullable tenant), so two such rows are
   duplicates. In UNIQUE (account_id, kind, address, namespace) a claim without a
   namespace is still the claim (account_id, kind, address). In a claim or dedupe
-  table a foreign key part is the claimed target, so it identifies too.
+  table a foreign key part is the claimed target, so it identifies too. Two
+  values that may each be NULL are the key together (a series and a number, a
+  name and an email), and so are optional identities nothing else scopes. A
+  self-reference beside its scope (previous_version_id) and a polymorphic
+  reference left wholly NULL (no source: the user's global setting) are holes
+  although only scope is left.
 
 Usage outranks shape: an INSERT ... ON CONFLICT claim that can leave the part NULL
 is a hole whatever the index alone reads as (on-conflict-hole).
@@ -167,6 +177,7 @@ func optionalNotes(h *hole) []string {
 			notes = append(notes, "read as unique when present because the other key parts only scope the row: "+
 				strings.Join(why, "; "))
 		}
+		notes = append(notes, ownKeyNotes(h)...)
 	}
 	notes = append(notes, "nothing needs to change when "+rowNoun(t)+" without "+names+" are meant to be many; "+
 		"say so with -- idemcheck:ignore optional-unique <reason>, or, in a new schema, with the partial form "+
@@ -188,4 +199,29 @@ func presentWords(parts []catalog.IndexPart) string {
 		conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
 	}
 	return whereSQL(conj)
+}
+
+// ownKeyNotes say, for parts whose NULL rows keep only an identity that may
+// be NULL too, why that is read as the row's own optional key: one note per
+// such identity, naming every part that defers to it.
+func ownKeyNotes(h *hole) []string {
+	var keys []catalog.IndexPart
+	by := map[string][]string{}
+	for _, r := range h.Readings {
+		if r.ownKey == nil {
+			continue
+		}
+		k := *r.ownKey
+		if !partIn(k, keys) {
+			keys = append(keys, k)
+		}
+		by[k.String()] = append(by[k.String()], partWords(r.part))
+	}
+	var notes []string
+	for _, k := range keys {
+		notes = append(notes, "rows without "+englishList(by[k.String()], "or")+" still have "+partWords(k)+
+			", but "+partWords(k)+" may be NULL too: beside the parts that scope the row it is the row's own "+
+			"optional key, so the index reads unique when present through both")
+	}
+	return notes
 }

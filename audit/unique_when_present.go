@@ -50,9 +50,21 @@ type reading struct {
 	// arc names the columns a CHECK makes non-NULL when the part is NULL:
 	// such a row is of another kind, identified by them.
 	arc []string
+	// root says why a NULL in the part is itself a value even though only
+	// scope is left beside it: the first row of a chain, a row attached to
+	// no source at all. Two such rows in one scope are duplicates.
+	root string
+	// ownKey is an identity part that may be NULL too, left beside a part
+	// that scopes the rows: the row's own optional key, unique when
+	// present, so this part only scopes it as well.
+	ownKey *catalog.IndexPart
+	// standIns are columns outside the key that still scope the rows where
+	// the part is NULL (the parent of the row it references): a fix must
+	// keep those rows apart by them.
+	standIns []string
 }
 
-func (r reading) optional() bool { return r.identity == nil && len(r.arc) == 0 }
+func (r reading) optional() bool { return r.identity == nil && len(r.arc) == 0 && r.root == "" }
 
 // readPart judges one nullable key part c of ix.
 func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) reading {
@@ -63,14 +75,39 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	if r.arc = arcIntent(t, c); len(r.arc) > 0 {
 		return r
 	}
+	if r.root = rootValue(t, ix, c, claim, cat); r.root != "" {
+		return r
+	}
 	// The part named in the note is the plainest identity: an address
 	// rather than a foreign key that identifies only in a claim table.
+	//
+	// An identity that may be NULL itself is set aside when c only scopes
+	// the row (a parent, a tenant, a kind) and another part scopes it too:
+	// it is then the row's own optional key within its parents (a child's
+	// key under an optional parent step, a number drafts do not have yet),
+	// and a row without the parent c is outside it, so the index reads
+	// "unique when present" through both. When c is itself a value (a
+	// series beside a number, a name beside an email), or nothing scopes
+	// the row, the optional identities are the key together and c's NULL
+	// rows keep one: a hole. The other bound of a period c bounds is the
+	// same value as c, never an identity left beside it.
+	var maybe *catalog.IndexPart
+	maybeWhy, maybeClaimed, scoped := "", false, false
+	bound := rangePair(t, ix, c)
 	for _, p := range ix.Parts {
-		if samePart(p, c) {
+		if samePart(p, c) || (bound != nil && samePart(p, *bound)) {
 			continue
 		}
 		pr := roleOf(cat, t, p, claim)
 		if pr.role != roleIdentity {
+			scoped = true
+			continue
+		}
+		if !NullSafe(t, ix, p, nil).Safe {
+			if maybe == nil {
+				p := p
+				maybe, maybeWhy, maybeClaimed = &p, pr.why, pr.claimed
+			}
 			continue
 		}
 		if r.identity == nil || (r.claimed && !pr.claimed) {
@@ -78,7 +115,206 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 			r.identity, r.why, r.claimed = &p, pr.why, pr.claimed
 		}
 	}
+	switch {
+	case r.identity == nil && maybe != nil && (!scoped || roleOf(cat, t, c, claim).role == roleIdentity):
+		r.identity, r.why, r.claimed = maybe, maybeWhy, maybeClaimed
+	case r.identity == nil:
+		r.ownKey = maybe
+	}
+	if r.identity != nil {
+		r.standIns = scopeStandIns(cat, t, ix, c)
+	}
 	return r
+}
+
+// rootValue says why rows where c is NULL are duplicates of each other
+// although only scope is left beside c, or "" when they are not. Two shapes
+// say so by structure:
+//
+//   - c references t itself and every other key part scopes the row: the
+//     index keeps one successor per row within its scope (a chain of
+//     versions), and a row without c is the first of the chain, one per
+//     scope;
+//   - c is half of a polymorphic reference (x_type, x_id) whose halves are
+//     both nullable key parts, and every other key part scopes the row: a
+//     row with neither is attached to no x at all, the scope's own row (its
+//     default or global one).
+//
+// A plain optional reference beside a scope (an account not linked to a
+// user yet) stays unique when present.
+func rootValue(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool, cat *catalog.Catalog) string {
+	if c.Column == "" {
+		return ""
+	}
+	pair := polymorphicPair(t, ix, c)
+	var rest []string
+	for _, p := range ix.Parts {
+		if samePart(p, c) || (pair != nil && samePart(p, *pair)) {
+			continue
+		}
+		if !NullSafe(t, ix, p, nil).Safe || roleOf(cat, t, p, claim).role == roleIdentity {
+			return ""
+		}
+		rest = append(rest, partWords(p))
+	}
+	if len(rest) == 0 {
+		return ""
+	}
+	scope := englishList(rest, "and")
+	if fk := t.ForeignKeyOn(c.Column); fk != nil && len(fk.Columns) == 1 && refersTo(fk, t) {
+		return c.Column + " references " + t.Name + " itself, so the index keeps one row per " + c.Column +
+			" within " + scope + " (a chain), and a row without " + c.Column + " is the first of it: two such rows " +
+			"for the same " + scope + " start two chains"
+	}
+	if pair != nil {
+		typ, id := c.Column, pair.Column
+		if !strings.HasSuffix(strings.ToLower(typ), "type") {
+			typ, id = id, typ
+		}
+		stem := strings.Join(nameWords(typ)[:len(nameWords(typ))-1], "_")
+		return typ + " and " + id + " reference one " + stem + " together, and a row with neither is attached to no " +
+			stem + ": the own row of its " + scope + " (a default or global one), so two such rows for the same " +
+			scope + " are duplicates"
+	}
+	return ""
+}
+
+// refersTo reports whether the foreign key points at t itself.
+func refersTo(fk *catalog.ForeignKey, t *catalog.Table) bool {
+	schema, name, ok := strings.Cut(fk.RefTable, ".")
+	if !ok {
+		schema, name = t.Schema, fk.RefTable
+	}
+	return name == t.Name && (schema == "" || schema == t.Schema)
+}
+
+// polymorphicPair returns the other half of a polymorphic reference c
+// belongs to, {x}_type beside {x}_id (sourceType beside sourceId), when
+// both are key parts of ix that may be NULL; nil otherwise.
+func polymorphicPair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *catalog.IndexPart {
+	words := nameWords(c.Column)
+	if c.Column == "" || len(words) < 2 || NullSafe(t, ix, c, nil).Safe {
+		return nil
+	}
+	stem, last := strings.Join(words[:len(words)-1], " "), words[len(words)-1]
+	want := map[string]string{"type": "id", "id": "type"}[last]
+	if want == "" {
+		return nil
+	}
+	for _, p := range ix.Parts {
+		w := nameWords(p.Column)
+		if p.Column == "" || samePart(p, c) || len(w) < 2 || w[len(w)-1] != want ||
+			strings.Join(w[:len(w)-1], " ") != stem {
+			continue
+		}
+		if NullSafe(t, ix, p, nil).Safe {
+			return nil
+		}
+		p := p
+		return &p
+	}
+	return nil
+}
+
+// scopeStandIns are the columns of t outside ix's key that scope the rows
+// where c is NULL: c references a row of R, R belongs to P (a NOT NULL
+// foreign key), and t references P itself with a NOT NULL column that is
+// no key part. The index names c but not P, so two rows without c are
+// duplicates only within one P: NULLS NOT DISTINCT, or a split over the
+// other key parts alone, would join rows of different Ps (an error state
+// for every environment of a project, beside the same state of another
+// project). A P that a key part already implies is left out, and so is one
+// that another stand-in's table belongs to.
+func scopeStandIns(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) []string {
+	if cat == nil || c.Column == "" {
+		return nil
+	}
+	fk := t.ForeignKeyOn(c.Column)
+	ref := referenced(cat, fk)
+	if fk == nil || len(fk.Columns) != 1 || ref == nil || ref == t {
+		return nil
+	}
+	implied := map[*catalog.Table]bool{}
+	for _, p := range ix.Parts {
+		if samePart(p, c) || p.Column == "" {
+			continue
+		}
+		if pfk := t.ForeignKeyOn(p.Column); pfk != nil {
+			if x := referenced(cat, pfk); x != nil {
+				implied[x] = true
+				for _, up := range parents(cat, x) {
+					implied[up] = true
+				}
+			}
+		}
+	}
+	type standIn struct {
+		column string
+		table  *catalog.Table
+	}
+	var found []standIn
+	for _, parent := range parents(cat, ref) {
+		if implied[parent] || parent == t {
+			continue
+		}
+		for _, q := range t.ForeignKeys {
+			if len(q.Columns) != 1 {
+				continue
+			}
+			col := t.Column(q.Columns[0])
+			if col == nil || !col.IsNotNull() || partIn(catalog.IndexPart{Column: col.Name}, ix.Parts) {
+				continue
+			}
+			if referenced(cat, q) == parent {
+				found = append(found, standIn{col.Name, parent})
+				break
+			}
+		}
+	}
+	var out []string
+	for _, s := range found {
+		redundant := false
+		for _, o := range found {
+			if o.table != s.table && slices.Contains(parents(cat, o.table), s.table) {
+				redundant = true
+			}
+		}
+		if !redundant {
+			out = append(out, s.column)
+		}
+	}
+	return out
+}
+
+// referenced is the table a foreign key points at, or nil.
+func referenced(cat *catalog.Catalog, fk *catalog.ForeignKey) *catalog.Table {
+	if fk == nil {
+		return nil
+	}
+	schema, name, ok := strings.Cut(fk.RefTable, ".")
+	if !ok {
+		schema, name = "", fk.RefTable
+	}
+	return cat.ResolveTable(schema, name)
+}
+
+// parents are the tables t belongs to: those a single-column NOT NULL
+// foreign key of t points at, t itself left out.
+func parents(cat *catalog.Catalog, t *catalog.Table) []*catalog.Table {
+	var out []*catalog.Table
+	for _, fk := range t.ForeignKeys {
+		if len(fk.Columns) != 1 {
+			continue
+		}
+		col := t.Column(fk.Columns[0])
+		if col == nil || !col.IsNotNull() {
+			continue
+		}
+		if p := referenced(cat, fk); p != nil && p != t && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // roleOf judges a key part: structure first (a foreign key, the column's
@@ -149,7 +385,11 @@ func discriminatorName(words []string) bool {
 	if slices.Contains(discriminatorWords, last) {
 		return true
 	}
-	return len(words) > 1 && slices.Contains(taskWords, words[0]) && slices.Contains(taskNameEnds, last)
+	if len(words) < 2 {
+		return false
+	}
+	return (slices.Contains(taskWords, words[0]) && slices.Contains(taskNameEnds, last)) ||
+		(slices.Contains(scheduleWords, words[0]) && slices.Contains(scheduleNameEnds, last))
 }
 
 // booleanColumn reports whether the column is boolean: through a domain
@@ -363,7 +603,10 @@ func uniqueWhenPresentWords() string {
 		wordList{"a discriminator (the column's last word)", discriminatorWords},
 		wordList{"a task name, a discriminator (the first word; the last is one of " +
 			strings.Join(taskNameEnds, ", ") + ")", taskWords},
+		wordList{"a schedule's name, a discriminator (the first word; the last is one of " +
+			strings.Join(scheduleNameEnds, ", ") + ")", scheduleWords},
 		wordList{"a parent or tenant, scope (the last word)", scopeWords},
+		wordList{"the two bounds of one period (the one word two names differ in)", boundWords()},
 		wordList{"a reference to a parent row, scope (the last word)", referenceSuffixes},
 		wordList{"an identity although it ends in id: a value from outside, or the row's own number (a word)",
 			identityIDWords},
@@ -371,4 +614,61 @@ func uniqueWhenPresentWords() string {
 		wordList{"an optional idempotency key, for which the finding gives the fallback-key design (contains)",
 			idempotencyKeyWords},
 	)
+}
+
+// rangePair returns the other bound of a period when c is one bound of it
+// (charges_from_datetime and charges_to_datetime, start_date and end_date):
+// both key parts of ix of the same type, both may be NULL, and their names
+// differ only in the rangeBoundWords pair. nil otherwise.
+func rangePair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *catalog.IndexPart {
+	col := t.Column(c.Column)
+	if c.Column == "" || col == nil || NullSafe(t, ix, c, nil).Safe {
+		return nil
+	}
+	words := nameWords(c.Column)
+	for _, p := range ix.Parts {
+		other := t.Column(p.Column)
+		if p.Column == "" || other == nil || samePart(p, c) || other.Type != col.Type ||
+			NullSafe(t, ix, p, nil).Safe || !boundPair(words, nameWords(p.Column)) {
+			continue
+		}
+		p := p
+		return &p
+	}
+	return nil
+}
+
+// boundPair reports whether two names differ in exactly one word, and that
+// word is a rangeBoundWords pair (from and to).
+func boundPair(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	diff := -1
+	for i := range a {
+		if a[i] != b[i] {
+			if diff >= 0 {
+				return false
+			}
+			diff = i
+		}
+	}
+	if diff < 0 {
+		return false
+	}
+	for _, pair := range rangeBoundWords {
+		if (a[diff] == pair[0] && b[diff] == pair[1]) || (a[diff] == pair[1] && b[diff] == pair[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundWords is rangeBoundWords as the doc shows them, "from/to".
+func boundWords() []string {
+	var out []string
+	for _, p := range rangeBoundWords {
+		out = append(out, p[0]+"/"+p[1])
+	}
+	return out
 }
