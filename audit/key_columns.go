@@ -168,10 +168,19 @@ func referencedTable(cat *catalog.Catalog, t *catalog.Table, column string) (ref
 	if len(words) < 2 || words[len(words)-1] != "id" {
 		return nil, false
 	}
-	forms := tableNameForms(strings.Join(words[:len(words)-1], ""))
-	for _, other := range cat.Tables() {
-		if other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
-			return other, true
+	stem := strings.Join(words[:len(words)-1], "")
+	// The table named after the stem, or else one that also begins with the
+	// first word of t's own name: in a schema of TaskRun, TaskEvent and
+	// TaskAttempt, TaskEvent.runId points at TaskRun.
+	prefixed := ""
+	if tw := nameWords(t.Name); len(tw) > 1 {
+		prefixed = tw[0] + stem
+	}
+	for _, forms := range [][]string{tableNameForms(stem), tableNameForms(prefixed)} {
+		for _, other := range cat.Tables() {
+			if forms[0] != "" && other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
+				return other, true
+			}
 		}
 	}
 	return nil, false
@@ -296,6 +305,53 @@ func inheritedKey(cat *catalog.Catalog, t *catalog.Table, column string) *catalo
 		ref, _ := referencedTable(cat, t, col.Name)
 		if ref != nil && ref != t && ref.Column(column) != nil {
 			return ref
+		}
+	}
+	return nil
+}
+
+// timePartitioned reports whether t is a partitioned table split by time:
+// every unique index of a partitioned table must hold its partition key,
+// and here each one (the primary key at least) holds a timestamp. A key
+// can then only be unique within a period, never across them: the table
+// is a log of what happened (events, deliveries), and a key that must be
+// unique is claimed in a table of its own.
+func timePartitioned(cat *catalog.Catalog, t *catalog.Table) bool {
+	if t.Kind != catalog.Partitioned {
+		return false
+	}
+	uniques := t.UniqueIndexes()
+	if len(uniques) == 0 {
+		return false
+	}
+	for _, ix := range uniques {
+		timed := false
+		for _, p := range ix.Parts {
+			if col := t.Column(p.Column); col != nil && isTimestamp(cat, col) {
+				timed = true
+			}
+		}
+		if !timed {
+			return false
+		}
+	}
+	return true
+}
+
+// copiedKey returns another key column of t that a unique index without a
+// hole keeps unique and whose name is part of col's name
+// (inactive_idempotency_key beside idempotency_key): the table's key is
+// gated there, and col holds a copy of it (parked after it expired, the
+// previous one), which repeats by design. nil when there is none.
+func copiedKey(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) *catalog.Column {
+	name := squash(col.Name)
+	for _, other := range t.Columns {
+		short := squash(other.Name)
+		if other == col || len(short) >= len(name) || !strings.Contains(name, short) {
+			continue
+		}
+		if keyColumn(cat, t, other) != notKeyName && holeFreeUniqueOver(t, other.Name) {
+			return other
 		}
 	}
 	return nil

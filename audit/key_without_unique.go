@@ -39,9 +39,18 @@ or repeated on purpose:
   key column records which request made the row (create_request_id in a table
   keyed by (namespace_id, workflow_id));
 - fan-out, one key on many rows by design: the table references a parent row
-  that has the same key column (a delivery carries its event's key; the parent
-  is judged on its own), or a boolean column marks the rows kept as duplicates
-  (is_duplicate_event);
+  that has the same key column (a delivery carries its event's key, a trace
+  event its run's; the parent is judged on its own), or a boolean column marks
+  the rows kept as duplicates (is_duplicate_event). A reference is a foreign
+  key, or a column {name}_id after a table named {name} or, failing that, named
+  with the first word of the table's own name (TaskEvent.runId and TaskRun);
+- a log: a partitioned table each of whose unique indexes holds a timestamp,
+  the partition key. Every unique index there must hold it, so a key can only be
+  unique per period, and one that must be unique is claimed in a table of its
+  own;
+- a copy of the table's key: another key column whose name is part of this
+  one's (idempotency_key in inactive_idempotency_key) is kept unique without a
+  hole, and this one holds the key parked after it expired, or a previous one;
 - a bare request id (request_id, create_request_id) that no index reads: an
   application that deduplicates by a column looks rows up by it, and without an
   index it is a correlation id kept for tracing (such as the id of a SAML
@@ -107,7 +116,8 @@ func unguardedKey(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) b
 	if strength == notKeyName || uniqueOver(t, col.Name) || naturalPrimaryKey(t) != nil {
 		return false
 	}
-	if duplicateFlag(cat, t) != nil || inheritedKey(cat, t, col.Name) != nil {
+	if duplicateFlag(cat, t) != nil || inheritedKey(cat, t, col.Name) != nil || timePartitioned(cat, t) ||
+		copiedKey(cat, t, col) != nil {
 		return false
 	}
 	if readByIndex(t, col.Name) == nil && (strength == weakKeyName || keyStore(cat, t) != nil) {
