@@ -33,8 +33,12 @@ Each missing point is one line of the finding, naming the column expected.
 
 Only tables that model claim state are checked: a key column (by name and
 structure, as key-without-unique reads it) and a status, state or in-progress
-column, in a table whose name says idempotency or dedupe or that keeps one of
-the four things above. A key table without a state column is written in the
+column, in a table whose name says idempotency or dedupe, whose primary key
+holds the key, or that keeps a stored response or a request fingerprint. A
+resource that carries its own key, status and leases (a run with an optional
+idempotency key, locked to a worker) is not a key store: its status is the
+resource's, and the key is gated by its unique index (nullable-key and
+optional-unique judge that). A key table without a state column is written in the
 same transaction as the resource it guards: the key commits with the resource
 or not at all, nothing is ever left in progress, and none of this is needed.
 A configuration table that lists header names (text[]) has no key column.
@@ -76,7 +80,7 @@ func runIdempotencyTableShape(p *Pass) {
 			continue
 		}
 		key := keyStoreColumn(p.Catalog, t)
-		if key == nil || !storesKeys(t) {
+		if key == nil || !storesKeys(t, key) {
 			continue
 		}
 		state := stateColumn(p.Catalog, t)
@@ -111,13 +115,22 @@ type shapeGap struct {
 
 // storesKeys reports whether t is a store of idempotency keys rather than a
 // table of business rows that carries a key for dedupe (payments with an
-// idempotency_key column): its name says so, or it already keeps one of the
-// things a key store keeps.
-func storesKeys(t *catalog.Table) bool {
+// idempotency_key column): its name says so, its rows are the keys (the key
+// is part of its primary key), or it keeps what only a key store keeps, a
+// stored response or a request fingerprint. A lease alone does not make a
+// key store: a resource has leases of its own (a run locked to a worker)
+// and its key's expiry (idempotency_key_expires_at), and its status is the
+// resource's, not a claim's.
+func storesKeys(t *catalog.Table, key *catalog.Column) bool {
 	if tableSaysKeys(t) {
 		return true
 	}
-	for _, c := range []shapeColumn{leaseColumn, statusColumn, bodyColumn, fingerprintColumn} {
+	for _, ix := range t.Indexes {
+		if ix.Primary && partIn(catalog.IndexPart{Column: key.Name}, ix.Parts) {
+			return true
+		}
+	}
+	for _, c := range []shapeColumn{statusColumn, bodyColumn, fingerprintColumn} {
 		if hasColumn(t, c) {
 			return true
 		}
