@@ -22,6 +22,9 @@ type keyHistory struct {
 	// "c IS NULL", by table and column identity: the structure of a
 	// soft-delete column.
 	testedIsNull map[*tableTrack]map[string]bool
+	// addedIn is the migration file that added each column ALTER TABLE
+	// added, by table and column identity.
+	addedIn map[*tableTrack]map[string]string
 }
 
 // tableTrack is one table as the history goes: its current name, the
@@ -38,6 +41,8 @@ type tableTrack struct {
 type trackedIndex struct {
 	ix    *catalog.Index
 	canon *catalog.Index
+	// file is the migration that created it.
+	file string
 }
 
 // dropEpisode is one drop of a unique index and what the rest of the tree
@@ -57,13 +62,21 @@ type dropEpisode struct {
 	// last is the last change to the table after the drop, for the end
 	// state's position.
 	last *catalog.Change
+	// relaxed is a key column the drop's own migration let be NULL (DROP
+	// NOT NULL), with the change: the key is being retired.
+	relaxed   string
+	relaxedAt catalog.Pos
+	// reindexed is a plain index a later migration created over exactly the
+	// dropped key: someone looked at the key again and let it repeat.
+	reindexed *trackedIndex
 }
 
 // followDrops replays the history of cat and returns every drop of a
 // unique index of its own table (a partition's copy goes with its
 // parent's), with what happened after it.
 func followDrops(cat *catalog.Catalog) *keyHistory {
-	h := &keyHistory{cat: cat, tables: map[string]*tableTrack{}, testedIsNull: map[*tableTrack]map[string]bool{}}
+	h := &keyHistory{cat: cat, tables: map[string]*tableTrack{}, testedIsNull: map[*tableTrack]map[string]bool{},
+		addedIn: map[*tableTrack]map[string]string{}}
 	for i := range cat.Changes {
 		h.apply(cat.Changes[i])
 	}
@@ -94,7 +107,12 @@ func (h *keyHistory) apply(ch catalog.Change) {
 		h.keyGoneAll(t, ch, nil)
 		delete(h.tables, qualified(ch.Schema, ch.Table))
 	case catalog.ChangeAddColumn:
-		t.cols[ch.Object] = h.freshID(ch.Object)
+		id := h.freshID(ch.Object)
+		t.cols[ch.Object] = id
+		if h.addedIn[t] == nil {
+			h.addedIn[t] = map[string]string{}
+		}
+		h.addedIn[t][id] = ch.File
 	case catalog.ChangeRenameColumn:
 		t.cols[ch.Object] = t.col(ch.OldName)
 		delete(t.cols, ch.OldName)
@@ -109,6 +127,14 @@ func (h *keyHistory) apply(ch catalog.Change) {
 		delete(t.cols, ch.Object)
 	case catalog.ChangeCreateIndex, catalog.ChangeAddConstraint:
 		h.created(t, ch)
+	case catalog.ChangeDropNotNull:
+		id := t.col(ch.Object)
+		for _, ep := range h.drops {
+			if ep.table == t && ep.keyGone == nil && ep.relaxed == "" && ch.File == ep.change.File &&
+				readsColumn(ep.dropped.canon.Parts, id) {
+				ep.relaxed, ep.relaxedAt = ch.Object, ch.Pos
+			}
+		}
 	case catalog.ChangeDropIndex, catalog.ChangeDropConstraint:
 		h.removed(t, ch)
 	case catalog.ChangeRenameIndex:
@@ -188,7 +214,7 @@ func (h *keyHistory) created(t *tableTrack, ch catalog.Change) {
 	if ch.Index == nil {
 		return
 	}
-	ti := &trackedIndex{ix: ch.Index, canon: t.canonical(ch.Index)}
+	ti := &trackedIndex{ix: ch.Index, canon: t.canonical(ch.Index), file: ch.File}
 	for _, c := range catalog.Conjuncts(ti.canon.Predicate) {
 		if nt, ok := normalise(c).(*catalog.NullTest); ok && nt.IsNull {
 			if ref, ok := nt.Arg.(*catalog.ColumnRef); ok {
@@ -199,7 +225,16 @@ func (h *keyHistory) created(t *tableTrack, ch catalog.Change) {
 			}
 		}
 	}
-	if !isIndexCreation(ch) || ch.Index.ParentIndex != "" {
+	if ch.Index.ParentIndex != "" {
+		return
+	}
+	if !isIndexCreation(ch) {
+		for _, ep := range h.drops {
+			if ep.table == t && ep.keyGone == nil && ep.reindexed == nil && ch.File != ep.change.File &&
+				ti.canon.Predicate == nil && sameKey(ti.canon.Parts, ep.dropped.canon.Parts) {
+				ep.reindexed = ti
+			}
+		}
 		return
 	}
 	t.alive = append(t.alive, ti)
@@ -229,7 +264,7 @@ func (h *keyHistory) removed(t *tableTrack, ch catalog.Change) {
 	h.drops = append(h.drops, &dropEpisode{
 		change:  ch,
 		table:   t,
-		dropped: trackedIndex{ix: ch.Index, canon: t.canonical(ch.Index)},
+		dropped: trackedIndex{ix: ch.Index, canon: t.canonical(ch.Index), file: ch.File},
 		before:  append([]*trackedIndex(nil), keep...),
 	})
 }

@@ -210,3 +210,24 @@ var (
 	// fallback-key design.
 	idempotencyKeyWords = []string{"idempot", "dedup"}
 )
+
+// ---------------------------------------------------------------------------
+// Words of unique-dropped.
+//
+// A drop whose migration is named for removing a unique index or constraint
+// is declared deliberate (info). Structure decides first: a replacement in
+// the same migration, a key column let be NULL there, a later plain index
+// over the same key. "idemcheck rules unique-dropped" prints these lists.
+// ---------------------------------------------------------------------------
+
+var (
+	// removalWords and uniquenessWords: a migration name with one of each
+	// says it removes uniqueness on purpose.
+	removalWords    = []string{"drop", "remove", "delete", "rm"}
+	uniquenessWords = []string{"unique", "uniqueness", "uniq", "constraint", "constraints", "index", "indexes",
+		"indices", "idx", "pkey"}
+
+	// genericMigrationNames are file names that say nothing about the
+	// migration; its folder is named for it instead.
+	genericMigrationNames = []string{"migration", "up", "down", "change"}
+)

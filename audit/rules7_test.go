@@ -93,6 +93,35 @@ func TestUniqueDroppedLaterMigrations(t *testing.T) {
 	}
 }
 
+// A later migration that indexes the dropped key again without UNIQUE
+// declares the repeats intended (trigger.dev's "add missing ... index" a
+// year after the drop): info. The same plain index in the drop's own
+// migration is the UNIQUE forgotten in a rebuild, and one over another key
+// says nothing: warnings.
+func TestUniqueDroppedReindexedLater(t *testing.T) {
+	create := "CREATE TABLE deps (id bigint PRIMARY KEY, attempt_id bigint, run_id bigint NOT NULL);\n" +
+		"CREATE UNIQUE INDEX deps_attempt_id_key ON deps (attempt_id);\n"
+	fs := ofRule(lintMigrations(t, create, "DROP INDEX deps_attempt_id_key;\n",
+		"CREATE INDEX deps_attempt_id_idx ON deps (attempt_id);\n"), "unique-dropped")
+	if len(fs) != 1 || fs[0].Severity != audit.Info ||
+		!strings.Contains(fs[0].Message, "a later migration indexes (attempt_id) again without UNIQUE (deps_attempt_id_idx), so the loss is intended") {
+		t.Fatalf("plain index a migration later: %+v, want one info naming deps_attempt_id_idx", fs)
+	}
+	if r := fs[0].Related; len(r) != 2 || r[1].Pos.String() != "000003.up.sql:1:1" {
+		t.Errorf("related = %+v, want the creation and the plain index at 000003.up.sql:1:1", r)
+	}
+	for name, files := range map[string][]string{
+		"same migration": {create, "DROP INDEX deps_attempt_id_key;\nCREATE INDEX deps_attempt_id_idx ON deps (attempt_id);\n"},
+		"another key":    {create, "DROP INDEX deps_attempt_id_key;\n", "CREATE INDEX deps_run_attempt ON deps (run_id, attempt_id);\n"},
+		"partial":        {create, "DROP INDEX deps_attempt_id_key;\n", "CREATE INDEX deps_attempt_live ON deps (attempt_id) WHERE run_id > 0;\n"},
+	} {
+		fs := ofRule(lintMigrations(t, files...), "unique-dropped")
+		if len(fs) != 1 || fs[0].Severity != audit.Warning {
+			t.Errorf("%s: %+v, want one warning", name, fs)
+		}
+	}
+}
+
 // The DROP NOT NULL comes in a later migration than the index, and in a file
 // whose lines come before the index's line: order is by migration first.
 func TestNotNullDroppedOrdersByMigration(t *testing.T) {

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -29,17 +31,35 @@ A drop is judged against the whole tree that follows it:
   enough: a partial index WHERE deleted_at IS NULL, or NULLS NOT DISTINCT over a
   soft-delete column, restores it. A soft-delete column is a nullable timestamp
   that an index predicate tests with IS NULL; its name alone never decides;
+- silent when that index is over an expression of the key's columns
+  (lower(name) for name): equal keys give equal values;
 - info when the only replacement is over a strict superset of the key:
   uniqueness narrowed, per tenant for instance;
+- info when the tree declares the drop deliberate: its own migration re-keys
+  the table (a unique index under the dropped one's chosen name, or one that
+  reads a column the same migration adds: a new key, or the same key over the
+  rows a new flag selects), or lets a column of the key be NULL; the
+  migration's name says it removes a unique index or constraint
+  (..._drop_friendly_id_unique_constraint); or a later migration indexes the
+  same key again without UNIQUE;
 - a warning otherwise, at the drop, with the table as the tree leaves it as a
-  related location.
+  related location. A replacement that only fails to restore the key is no
+  declaration: NULLS NOT DISTINCT forgotten over a soft-delete column, a
+  predicate over a column the table already had, the index rebuilt without
+  UNIQUE, the primary key moved off an id that stays.
 
 A unique index also disappears when a column it reads only in its predicate or
 INCLUDE list is dropped, or with DROP ... CASCADE: the key still exists, and the
 rule judges that drop the same way.
 
 Create the replacement first, in the same migration, then drop the old one. On a
-live table build it CONCURRENTLY so writes go on.`,
+live table build it CONCURRENTLY so writes go on.
+
+` + wordListDoc(
+		wordList{"a migration named for removing uniqueness has a word of", removalWords},
+		wordList{"and a word of", uniquenessWords},
+		wordList{"file names that say nothing (the folder's name is read instead)", genericMigrationNames},
+	),
 	Bad: `DROP INDEX CONCURRENTLY events_org_tx;
 -- the new index is in next week's migration, or never`,
 	Good: `CREATE UNIQUE INDEX CONCURRENTLY events_org_tx_nnd ON events (org, tx)
@@ -121,7 +141,7 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 	u, v := ep.dropped.canon, cand.canon
 	shared := false
 	for _, p := range v.Parts {
-		shared = shared || hasPart(u, p)
+		shared = shared || hasPart(u, p) || functionOfKey(u, p)
 	}
 	if !shared {
 		return replacement{}
@@ -150,7 +170,7 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 	var extra []string
 	for i, p := range v.Parts {
 		switch {
-		case hasPart(u, p), constantPart(p), fixedByPredicate(p, had, v.Predicate):
+		case hasPart(u, p), functionOfKey(u, p), constantPart(p), fixedByPredicate(p, had, v.Predicate):
 		case v.NullsNotDistinct && h.isSoftDelete(ep.table, partExpr(p)):
 		case h.isSoftDelete(ep.table, partExpr(p)):
 			return replacement{why: "its key part " + cand.ix.PartNames()[i] + " is NULL on every live row, " +
@@ -169,6 +189,22 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 		}
 	}
 	return replacement{extra: extra}
+}
+
+// functionOfKey reports whether p is an expression over plain column parts
+// of u only (lower(name) beside a key over name): equal keys give equal
+// values, so an index unique over it is unique over those columns too.
+func functionOfKey(u *catalog.Index, p catalog.IndexPart) bool {
+	cols := p.Columns()
+	if p.Column != "" || len(cols) == 0 {
+		return false
+	}
+	for _, c := range cols {
+		if !hasPart(u, catalog.IndexPart{Column: c}) {
+			return false
+		}
+	}
+	return true
 }
 
 // isSoftDelete reports whether e is a soft-delete column of t.
@@ -233,6 +269,12 @@ func droppedFinding(h *keyHistory, ep *dropEpisode, v dropVerdict) Finding {
 		f.Related = append(f.Related, Related{Pos: n.Pos, Message: "replaced here by " + n.Name + " " + keyWords(n)})
 		return f.WithSeverity(Info)
 	}
+	if why, related := h.declaredDrop(ep); why != "" {
+		f.Message = fmt.Sprintf("%s%s, so the loss is intended: from here on rows with the same %s are all accepted",
+			head, why, englishList(ix.PartNames(), "and"))
+		f.Related = append(f.Related, related...)
+		return f.WithSeverity(Info)
+	}
 	f.Message = fmt.Sprintf("%s and no migration restores uniqueness over %s or part of it, "+
 		"so from here on rows with the same %s are all accepted",
 		head, keyWords(ix), englishList(ix.PartNames(), "and"))
@@ -286,4 +328,89 @@ func perWords(extra []string) string {
 		return extra[0]
 	}
 	return "(" + strings.Join(extra, ", ") + ")"
+}
+
+// declaredDrop says how the tree declares a drop deliberate, or "" when it
+// does not:
+//   - the drop's own migration re-keys the table: it creates a unique index
+//     under the dropped one's chosen name, or one that reads a column the
+//     same migration added (a new key, or the same key over the rows a new
+//     flag selects);
+//   - the same migration lets a column of the key be NULL, retiring it;
+//   - the migration's name says it removes a unique index or constraint;
+//   - a later migration indexes the same key again without UNIQUE.
+//
+// A drop declared so is info: the loss is real, and the change that made it
+// says it is meant. A replacement of the same migration that only fails to
+// restore the key (NULLS NOT DISTINCT forgotten over a soft-delete column, a
+// predicate over an old column, the primary key moved off an id that
+// stays) is no declaration: that is the mistake this rule is for.
+func (h *keyHistory) declaredDrop(ep *dropEpisode) (string, []Related) {
+	file := ep.change.File
+	for _, cand := range append(append([]*trackedIndex(nil), ep.before...), ep.after...) {
+		if cand.file != file || cand.file == "" || !h.rekeys(ep, cand) {
+			continue
+		}
+		n := cand.ix
+		what := catalog.QuoteIdent(n.Name) + " " + keyWords(n)
+		if n.Predicate != nil {
+			what += " WHERE " + n.Predicate.String()
+		}
+		return " and the same migration makes " + what + " unique instead",
+			[]Related{{Pos: n.Pos, Message: "unique index " + n.Name + " " + keyWords(n) + " made here instead"}}
+	}
+	if ep.relaxed != "" {
+		return " and the same migration lets " + ep.relaxed + " be NULL, retiring the key",
+			[]Related{{Pos: ep.relaxedAt, Message: ep.relaxed + " may be NULL from here"}}
+	}
+	if name := migrationName(file); removalNamed(name) {
+		return " in a migration named for it (" + name + ")", nil
+	}
+	if r := ep.reindexed; r != nil {
+		return ", and a later migration indexes " + keyWords(r.ix) + " again without UNIQUE (" + r.ix.Name + ")",
+			[]Related{{Pos: r.ix.Pos, Message: "indexed again without UNIQUE here: " + r.ix.Name}}
+	}
+	return "", nil
+}
+
+// migrationName is the name a migration's author gave it: the file's name
+// without its extension, or its folder's when the file has a generic name
+// (Prisma's migration.sql, diesel's up.sql).
+func migrationName(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	base = strings.TrimSuffix(base, ".up")
+	if slices.Contains(genericMigrationNames, strings.ToLower(base)) {
+		return filepath.Base(filepath.Dir(file))
+	}
+	return base
+}
+
+// removalNamed reports whether a migration's name says it removes a unique
+// index or constraint: a removal word and a uniqueness word
+// (bulk_action_item_drop_friendly_id_unique_constraint,
+// remove_unused_indexes).
+func removalNamed(name string) bool {
+	words := nameWords(name)
+	return anyWord(words, removalWords) && anyWord(words, uniquenessWords)
+}
+
+// rekeys reports whether cand, created in the drop's own migration, re-keys
+// the table on purpose: it takes the dropped index's chosen name (not the
+// {table}_pkey every primary key gets), or it reads a column that migration
+// added.
+func (h *keyHistory) rekeys(ep *dropEpisode, cand *trackedIndex) bool {
+	old := ep.dropped.ix
+	if cand.ix.Name == old.Name && !cand.ix.Primary && !old.Primary && old.Name != ep.table.name+"_pkey" {
+		return true
+	}
+	cols := catalog.ColumnsOf(cand.canon.Predicate)
+	for _, p := range cand.canon.Parts {
+		cols = append(cols, p.Columns()...)
+	}
+	for _, c := range cols {
+		if f, ok := h.addedIn[ep.table][c]; ok && f == ep.change.File {
+			return true
+		}
+	}
+	return false
 }
