@@ -32,7 +32,16 @@ type judgment struct {
 	Rule, Object, Parts, Where, Verdict, Reason string
 	Pos                                         string // file:line, for messages
 	used                                        bool
+	// historical is set for rows under the file's "# historical" line:
+	// verdicts on findings that went away (false alarms a change fixed).
+	// They still judge a finding that comes back, which is then reported as
+	// reappeared; matching nothing is what they are expected to do.
+	historical bool
 }
+
+// historicalMarker is the comment line after which a judgment file keeps
+// its historical rows.
+const historicalMarker = "# historical"
 
 const indexRule = "index"
 
@@ -63,10 +72,15 @@ func readJudgments(path string) (*judgmentFile, error) {
 	}
 	defer f.Close()
 	seen := map[string]string{}
+	historical := false
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(text)), historicalMarker) {
+			historical = true
+			continue
+		}
 		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
@@ -75,7 +89,7 @@ func readJudgments(path string) (*judgmentFile, error) {
 			return nil, fmt.Errorf("%s:%d: want 6 tab-separated fields (rule, object, parts, where, verdict, reason), got %d", path, line, len(fields))
 		}
 		j := &judgment{Rule: fields[0], Object: fields[1], Parts: fields[2], Where: fields[3], Verdict: fields[4], Reason: fields[5],
-			Pos: fmt.Sprintf("%s:%d", path, line)}
+			Pos: fmt.Sprintf("%s:%d", path, line), historical: historical}
 		if j.Where == "-" {
 			j.Where = ""
 		}
@@ -159,14 +173,38 @@ func (jf *judgmentFile) indexByObject(object string) *judgment {
 
 // unused lists the rows that judged nothing in this run: findings no
 // longer reported, indexes no longer in the catalog or with another key.
+// Historical rows are expected to match nothing and are left out.
 func (jf *judgmentFile) unused() []*judgment {
 	var out []*judgment
 	for _, j := range jf.Rows {
-		if !j.used {
+		if !j.used && !j.historical {
 			out = append(out, j)
 		}
 	}
 	return out
+}
+
+// reappeared lists the historical rows that judged something in this run:
+// a finding that had gone away is back.
+func (jf *judgmentFile) reappeared() []*judgment {
+	var out []*judgment
+	for _, j := range jf.Rows {
+		if j.used && j.historical {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// historicalCount is how many historical rows the file keeps.
+func (jf *judgmentFile) historicalCount() int {
+	n := 0
+	for _, j := range jf.Rows {
+		if j.historical {
+			n++
+		}
+	}
+	return n
 }
 
 // appendUnjudged writes "?" rows for what has no judgment yet, so the judge

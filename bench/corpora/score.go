@@ -50,8 +50,11 @@ type score struct {
 	// the rules both can run; InspectOnly findings are judged too.
 	LintOnly, InspectOnly []judged
 	Indexes               []judgedIndex
-	// Unused are judgment rows that matched nothing in this run.
-	Unused []*judgment
+	// Unused are judgment rows that matched nothing in this run;
+	// Reappeared are historical rows that matched again, and Historical
+	// counts the historical rows.
+	Unused, Reappeared []*judgment
+	Historical         int
 	// Unjudged is everything without a verdict: "?" rows of the file
 	// (with Pos) and new rows for the rest (without).
 	Unjudged []*judgment
@@ -133,7 +136,7 @@ func scoreCorpus(m *measurement, jf *judgmentFile, comparable map[string]bool) *
 			s.Unjudged = append(s.Unjudged, j)
 		}
 	}
-	s.Unused = jf.unused()
+	s.Unused, s.Reappeared, s.Historical = jf.unused(), jf.reappeared(), jf.historicalCount()
 	return s
 }
 

@@ -153,6 +153,7 @@ func TestPrecisionAndTarget(t *testing.T) {
 		{tally{Findings: 3, True: 3}, "met (no false alarm)"},
 		{tally{Findings: 3, True: 2, Debatable: 1}, "MISSED (under 10 findings, a false alarm)"},
 		{tally{Findings: 12, True: 12, Unjudged: 1}, "unjudged"},
+		{tally{}, "met (no finding)"},
 	} {
 		if got := targetMet(tc.t); got != tc.want {
 			t.Errorf("targetMet(%+v) = %q, want %q", tc.t, got, tc.want)
@@ -231,5 +232,44 @@ func TestRenderFillsTopLevelAndOptions(t *testing.T) {
 	}
 	if _, err := render("x.sql", `{{ .Missing }}`, []string{"Namespace=auth"}); err == nil {
 		t.Error("a placeholder without a value rendered silently")
+	}
+}
+
+// Rows under "# historical" judge a finding that comes back (reported as
+// reappeared) and are not listed as unused when they match nothing.
+func TestHistoricalJudgments(t *testing.T) {
+	jf := writeJudgments(t,
+		"index\tpublic.claims.claims_key\taccount_id, namespace\t-\thole\tno namespace still names a claim",
+		"index\tpublic.tags.tags_scope_name_key\tscope_id, name\t-\tpresent\tthe tag's own optional name",
+		"unique-dropped\tpublic.t.t_key\ta\t-\tfalse\trestored later",
+		"unique-dropped\tpublic.b.b_pkey\tuser_id\t-\tinfo\treplaced by a superset",
+		"key-without-unique\tpublic.gone.key\tkey\t-\tfalse\tno longer reported",
+		"# historical: false alarms the rules no longer raise",
+		"key-without-unique\tpublic.runs.merge_request_id\tmerge_request_id\t-\tfalse\ta foreign key",
+		"key-without-unique\tpublic.old.key\tkey\t-\tfalse\tgone for good",
+	)
+	s := scoreCorpus(sampleMeasurement(), jf, comparableRules())
+	if len(s.Unused) != 1 || s.Unused[0].Object != "public.gone.key" {
+		t.Errorf("unused: %+v, want only the row above the marker", s.Unused)
+	}
+	if len(s.Reappeared) != 1 || s.Reappeared[0].Object != "public.runs.merge_request_id" || s.Historical != 2 {
+		t.Errorf("reappeared %+v, historical %d; want merge_request_id, 2", s.Reappeared, s.Historical)
+	}
+	if tally := s.ruleTallies()["key-without-unique"]; tally == nil || tally.False != 1 {
+		t.Errorf("a reappeared finding keeps its verdict: %+v", tally)
+	}
+}
+
+// Notes that name files are one kind whatever the file.
+func TestNoteKindsIgnorePaths(t *testing.T) {
+	m := sampleMeasurement()
+	m.Lint.Notes = []diagnosis{
+		{Message: "skipped /src/c/migrations/2019-01-01_a/down.sql: a down migration"},
+		{Message: "skipped /src/c/migrations/2020-02-02_b/down.sql: a down migration"},
+		{Message: `relation "x" does not exist`},
+	}
+	kinds := noteKinds(m)
+	if len(kinds) != 2 || kinds[0].count != 2 || kinds[0].kind != "skipped FILE: a down migration" {
+		t.Errorf("kinds: %+v", kinds)
 	}
 }
