@@ -218,8 +218,8 @@ func polymorphicPair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *
 
 // scopeStandIns are the columns of t outside ix's key that scope the rows
 // where c is NULL: c references a row of R, R belongs to P (a NOT NULL
-// foreign key), and t references P itself with a NOT NULL column that is
-// no key part. The index names c but not P, so two rows without c are
+// foreign key), and t references P itself with a NOT NULL column named
+// after P that is no key part. The index names c but not P, so two rows without c are
 // duplicates only within one P: NULLS NOT DISTINCT, or a split over the
 // other key parts alone, would join rows of different Ps (an error state
 // for every environment of a project, beside the same state of another
@@ -262,7 +262,8 @@ func scopeStandIns(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c 
 				continue
 			}
 			col := t.Column(q.Columns[0])
-			if col == nil || !col.IsNotNull() || partIn(catalog.IndexPart{Column: col.Name}, ix.Parts) {
+			if col == nil || !col.IsNotNull() || partIn(catalog.IndexPart{Column: col.Name}, ix.Parts) ||
+				!namesTable(col.Name, parent) {
 				continue
 			}
 			if referenced(cat, q) == parent {
@@ -284,6 +285,17 @@ func scopeStandIns(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c 
 		}
 	}
 	return out
+}
+
+// namesTable reports whether a reference column is named after the table
+// it points at (project_id, projectId for Project): the row's own parent,
+// not a record of who did something (created_by_id).
+func namesTable(column string, t *catalog.Table) bool {
+	words := nameWords(column)
+	if len(words) < 2 || !slices.Contains(referenceSuffixes, words[len(words)-1]) {
+		return false
+	}
+	return slices.Contains(tableNameForms(strings.Join(words[:len(words)-1], "")), squash(t.Name))
 }
 
 // referenced is the table a foreign key points at, or nil.

@@ -29,3 +29,15 @@ CREATE TABLE environment_slugs (
     slug text NOT NULL,
     CONSTRAINT environment_slugs_project_slug_env_key UNIQUE (project_id, slug, environment_id) -- want: nullable-key/warning "^environment_slugs\.environment_slugs_project_slug_env_key \(project_id, slug, environment_id\): environment_id may be NULL, so two environment_slugs with the same project_id and slug and no environment_id are both accepted$"
 );
+
+-- Near miss: a column that records who made the row is no parent, even
+-- when the referenced row has one of the same kind.
+CREATE TABLE users (id text PRIMARY KEY);
+CREATE TABLE folders (id text PRIMARY KEY, created_by_id text NOT NULL REFERENCES users (id));
+CREATE TABLE documents (
+    id text PRIMARY KEY,
+    created_by_id text NOT NULL REFERENCES users (id),
+    folder_id text REFERENCES folders (id),
+    path text NOT NULL,
+    CONSTRAINT documents_folder_path_key UNIQUE (folder_id, path) -- want: nullable-key/warning "^documents\.documents_folder_path_key \(folder_id, path\): folder_id may be NULL, so two documents with the same path and no folder_id are both accepted$"
+);
