@@ -179,6 +179,50 @@ func TestLintPrismaAppAndItsFix(t *testing.T) {
 	}
 }
 
+// TestLintPrismaModelsFolder: Prisma's documented multi-file layout,
+// prisma/schema.prisma with the datasource and prisma/models/*.prisma with
+// the models, is one schema. Beside prisma/migrations the migrations win
+// and the whole schema is compared with them; without migrations the
+// models are linted with the datasource of schema.prisma.
+func TestLintPrismaModelsFolder(t *testing.T) {
+	app := copyDirTree(t, "../testdata/frameworks/prisma_app")
+	prismaDir := filepath.Join(app, "prisma")
+	schema := readText(t, filepath.Join(prismaDir, "schema.prisma"))
+	cut := strings.Index(schema, "model Account")
+	split := map[string]string{
+		"schema.prisma":         schema[:cut],
+		"models/account.prisma": schema[cut:strings.Index(schema, "model Charge")],
+		"models/charge.prisma":  schema[strings.Index(schema, "model Charge"):],
+	}
+	for name, text := range split {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(prismaDir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(prismaDir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	r, doc := lintJSONOf(t, app)
+	assertCode(t, r, ExitFindings)
+	if len(doc.Findings) != 1 || !strings.HasSuffix(doc.Findings[0].Position.File, "migration.sql") {
+		t.Fatalf("want the hole once, in the migration:\n%s", r.stdout)
+	}
+	if len(doc.Notes) != 0 {
+		t.Errorf("the schema and its migrations agree, yet: %+v", doc.Notes)
+	}
+
+	if err := os.RemoveAll(filepath.Join(prismaDir, "migrations")); err != nil {
+		t.Fatal(err)
+	}
+	r, doc = lintJSONOf(t, app)
+	assertCode(t, r, ExitFindings)
+	charge := filepath.Join(prismaDir, "models", "charge.prisma")
+	if len(doc.Findings) != 1 || doc.Findings[0].Position.File != charge || doc.Findings[0].Rule != "nullable-key" {
+		t.Fatalf("want the hole once, in %s:\n%s", charge, r.stdout)
+	}
+}
+
 // TestLintRailsSchemaBesideStructureSQL: db/structure.sql wins over the
 // db/schema.rb beside it; their difference is a note; the hole is reported
 // once, with the Rails fixes.

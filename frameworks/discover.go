@@ -3,6 +3,7 @@ package frameworks
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -84,9 +85,41 @@ func walk(dir string, depth int) (found []Found, hasSQL bool) {
 	}
 	if len(prisma) > 0 {
 		sort.Strings(prisma)
-		found = append(found, Found{Paths: prisma, Kind: Prisma})
+		found = adoptPrismaFiles(found, Found{Paths: prisma, Kind: Prisma})
 	}
 	return found, hasSQL
+}
+
+// adoptPrismaFiles adds to own, the .prisma files of one directory, the
+// .prisma files found below it that have no datasource of their own, and
+// returns found with them replaced by own. Prisma's documented multi-file
+// layout is prisma/schema.prisma (datasource, generator) with the models in
+// prisma/models/*.prisma, all one schema read from the prisma folder; a
+// folder below with its own datasource is another schema. own's files stay
+// first, so that the schema's place (Beside) is its top directory.
+func adoptPrismaFiles(found []Found, own Found) []Found {
+	out := found[:0]
+	for _, f := range found {
+		if f.Kind == Prisma && !declaresDatasource(f.Paths) {
+			own.Paths = append(own.Paths, f.Paths...)
+			continue
+		}
+		out = append(out, f)
+	}
+	return append(out, own)
+}
+
+var datasourceBlock = regexp.MustCompile(`(?m)^[ \t]*datasource[ \t]+\w+[ \t]*\{`)
+
+// declaresDatasource reports whether any of the files holds a datasource
+// block. A file that cannot be read counts as none: Read reports it later.
+func declaresDatasource(paths []string) bool {
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil && datasourceBlock.Match(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // Beside reports whether a SQL tree rooted at root sits beside the schema
