@@ -3,5 +3,5 @@ CREATE TABLE orders (
     shop_id bigint NOT NULL,
     external_id text
 );
-CREATE UNIQUE INDEX orders_ext_tmp ON orders (shop_id, external_id); -- want: nullable-key "^orders\.orders_external_id \(shop_id, external_id\): external_id may be NULL"
+CREATE UNIQUE INDEX orders_ext_tmp ON orders (shop_id, external_id); -- want: optional-unique "^orders\.orders_external_id \(shop_id, external_id\): external_id may be NULL"
 ALTER INDEX orders_ext_tmp RENAME TO orders_external_id;
