@@ -207,6 +207,9 @@ func TestLintPrismaModelsFolder(t *testing.T) {
 	if len(doc.Findings) != 1 || doc.Findings[0].Position.File != charge || doc.Findings[0].Rule != "nullable-key" {
 		t.Fatalf("want the hole once, in %s:\n%s", charge, r.stdout)
 	}
+	if fix := doc.Findings[0].Fixes[0]; !strings.HasPrefix(fix.Title, "Prisma migration (SQL)") {
+		t.Errorf("a model in models/ gets no Prisma fix first: %q", fix.Title)
+	}
 }
 
 // splitPrismaSchema rewrites prisma_app's schema.prisma in Prisma's
