@@ -46,9 +46,10 @@ func Context(t testing.TB) (context.Context, time.Duration, context.CancelFunc) 
 	run := 5 * time.Minute
 	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
 		if dl, ok := d.Deadline(); ok {
-			// A tenth of what is left (at most 5 s) stays for the report.
+			// A tenth of what is left (at most 5 s) stays for the report;
+			// a test with less than a second left gets the second.
 			left := time.Until(dl)
-			run = min(run, left-min(left/10, 5*time.Second))
+			run = max(time.Second, min(run, left-min(left/10, 5*time.Second)))
 		}
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), run)
