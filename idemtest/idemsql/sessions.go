@@ -24,9 +24,6 @@ type lease struct {
 	release func()
 }
 
-// errTooSmall is a pool that can never hold the race's sessions.
-var errTooSmall = errors.New("too small")
-
 // acquire takes n sessions from db: new connections for a DSN, sessions of
 // the pool otherwise. It takes all n or none, so that two races sharing a
 // pool cannot each hold half of it and wait for the other.
