@@ -57,3 +57,27 @@ ALTER INDEX orders_ref_tmp RENAME TO orders_ref;
 		t.Errorf("related = %q, want %q", got, want)
 	}
 }
+
+// An ON CONFLICT claim stays where the statement is, and the migration that
+// later opened its arbiter's hole is a related location: reporting only a
+// change's findings must see it.
+func TestOnConflictHoleRelatesTheOpening(t *testing.T) {
+	src := `CREATE TABLE flags (id bigint PRIMARY KEY, name text NOT NULL, account_id bigint NOT NULL);
+CREATE UNIQUE INDEX flags_name_account ON flags (name, account_id);
+INSERT INTO flags (id, name, account_id) VALUES (1, 'beta', 7) ON CONFLICT (name, account_id) DO NOTHING;
+ALTER TABLE flags ALTER COLUMN account_id DROP NOT NULL;
+`
+	all, _ := lintSource(t, "conflict.sql", src)
+	fs := ofRule(all, "on-conflict-hole")
+	if len(fs) != 1 || fs[0].Pos.String() != "conflict.sql:3:1" {
+		t.Fatalf("findings %+v, want one at the INSERT", fs)
+	}
+	var got []string
+	for _, r := range fs[0].Related {
+		got = append(got, r.Pos.String()+" "+r.Message)
+	}
+	want := []string{"conflict.sql:2:1 arbiter flags_name_account created here", "conflict.sql:4:1 account_id lost NOT NULL here"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("related = %q, want %q", got, want)
+	}
+}
