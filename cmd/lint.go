@@ -37,10 +37,14 @@ type lintOptions struct {
 	Config *config.Config
 	// FixSQL is where --fix-sql writes, "" for nowhere.
 	FixSQL string
+	// New hides what is not new (--new-from-rev, --baseline) and writes
+	// --write-baseline; nil hides nothing.
+	New *newFindingsFilter
 }
 
 func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
+	var newFlags newFindingsFlags
 	var layout string
 	var queries []string
 	c := &cobra.Command{
@@ -69,10 +73,14 @@ the input could not be read or parsed (every other file is still checked).`,
 			}
 			opts.Queries = queries
 			opts.Config = cfg
+			if opts.New, err = newFlags.prepare(c.Context()); err != nil {
+				return err
+			}
 			return runLint(c.Context(), opts, s)
 		},
 	}
 	flags.addTo(c)
+	newFlags.addTo(c, true)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
 	return c
@@ -151,7 +159,12 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary:     report.Summary{Files: loaded.Files, Statements: loaded.Statements, Elapsed: time.Since(start)},
 	}
+	if err := opts.New.apply("lint", opts.Rules, false, doc, s); err != nil {
+		return err
+	}
+	findings = doc.Findings
 	if opts.Verbose {
+		opts.New.describe(s)
 		if _, err := fmt.Fprintln(s.Err, describeConfig(opts.Config)); err != nil {
 			return err
 		}
@@ -170,7 +183,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	if hasInputErrors(loaded.Diagnostics) {
 		return exitWith(ExitUsage)
 	}
-	if opts.FailOn.fails(findings) {
+	if opts.FailOn.fails(findings) && !opts.New.accepted() {
 		return exitWith(ExitFindings)
 	}
 	return nil

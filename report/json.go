@@ -100,8 +100,10 @@ type jsonSummary struct {
 	Warnings       int     `json:"warnings"`
 	Infos          int     `json:"info"`
 	Suppressed     int     `json:"suppressed"`
+	Baselined      int     `json:"baselined"`
 	InputErrors    int     `json:"input_errors"`
 	Notes          int     `json:"notes"`
+	Unchanged      int     `json:"unchanged"`
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 }
 
@@ -146,8 +148,8 @@ func summaryJSON(doc *Document) jsonSummary {
 	return jsonSummary{
 		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
 		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
-		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed,
-		InputErrors: c.InputErrors, Notes: c.Notes,
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed, Baselined: c.Baselined,
+		InputErrors: c.InputErrors, Notes: c.Notes, Unchanged: doc.Summary.Unchanged,
 		ElapsedSeconds: doc.Summary.Elapsed.Seconds(),
 	}
 }

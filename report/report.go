@@ -68,6 +68,9 @@ type Summary struct {
 	Tables     int
 	RoundTrips int
 	Elapsed    time.Duration
+	// Unchanged counts the findings left out because none of their
+	// locations is in a file the change touched (lint --new-from-rev).
+	Unchanged int
 }
 
 // Counts are the tallies a report derives from a document: findings per
@@ -75,8 +78,14 @@ type Summary struct {
 type Counts struct {
 	Errors, Warnings, Infos int
 	Suppressed              int
-	InputErrors, Notes      int
+	// Baselined are the suppressed findings a baseline lists (lint and
+	// inspect --baseline), counted apart in the summary.
+	Baselined          int
+	InputErrors, Notes int
 }
+
+// SuppressBaseline is the Suppression.Kind of a finding a baseline lists.
+const SuppressBaseline = "baseline"
 
 // Count tallies doc's findings and diagnostics.
 func Count(doc *Document) Counts {
@@ -85,6 +94,9 @@ func Count(doc *Document) Counts {
 		switch {
 		case f.Suppressed != nil:
 			c.Suppressed++
+			if f.Suppressed.Kind == SuppressBaseline {
+				c.Baselined++
+			}
 		case f.Severity == audit.Error:
 			c.Errors++
 		case f.Severity == audit.Warning:
