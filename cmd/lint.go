@@ -48,7 +48,7 @@ func newLintCmd(s *Streams) *cobra.Command {
 	var layout string
 	var queries []string
 	c := &cobra.Command{
-		Use:   "lint [PATH ...]",
+		Use:   "lint PATH...",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
 		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
 tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, plain
@@ -90,7 +90,7 @@ the input could not be read or parsed (every other file is still checked).`,
 // error.
 func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*lintOptions, error) {
 	if len(args) == 0 {
-		return nil, usageError("lint needs at least one path: a migration directory, a .sql file, or - for stdin")
+		return nil, usageError("lint needs at least one path: a migration directory, a .sql file, or - for stdin (for example: idemcheck lint db/migrations)")
 	}
 	opts := &lintOptions{Paths: args, Format: f.Format, PGVersion: f.PGVersion, Verbose: f.Verbose, FixSQL: f.FixSQL}
 	var err error
