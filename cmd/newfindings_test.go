@@ -4,75 +4,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/gittest"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 )
-
-// gitRepo is a throwaway git work tree for tests, isolated from the
-// user's and the system's git configuration.
-type gitRepo struct {
-	t   *testing.T
-	dir string
-}
-
-func newGitRepo(t *testing.T) *gitRepo {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is not installed (CI=true, so this is a failure, not a skip)")
-		}
-		t.Skip("git is not installed")
-	}
-	for k, v := range map[string]string{
-		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "idemcheck test", "GIT_AUTHOR_EMAIL": "test@idemcheck.invalid",
-		"GIT_COMMITTER_NAME": "idemcheck test", "GIT_COMMITTER_EMAIL": "test@idemcheck.invalid",
-	} {
-		t.Setenv(k, v)
-	}
-	r := &gitRepo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	return r
-}
-
-func (r *gitRepo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func (r *gitRepo) write(name, content string) {
-	r.t.Helper()
-	path := filepath.Join(r.dir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *gitRepo) commit(msg string) {
-	r.t.Helper()
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
-}
 
 // migrationTree writes a golang-migrate tree of n migrations under
 // db/migrations, the history a real project has after a few years: most
 // files create clean tables or move data, every seventh leaves a hole, and
 // a few set up what the newer migrations below open.
-func migrationTree(r *gitRepo, n int) {
+func migrationTree(r *gittest.Repo, n int) {
 	for i := 1; i <= n; i++ {
 		var sql string
 		switch {
@@ -128,8 +73,8 @@ CREATE UNIQUE INDEX events_%[1]d_dedupe ON events_%[1]d (organization_id, subscr
 CREATE UNIQUE INDEX items_%[1]d_sku ON items_%[1]d (sku);
 `, i)
 		}
-		r.write(fmt.Sprintf("db/migrations/%06d_step_%d.up.sql", i, i), sql)
-		r.write(fmt.Sprintf("db/migrations/%06d_step_%d.down.sql", i, i), "-- down\n")
+		r.Write(fmt.Sprintf("db/migrations/%06d_step_%d.up.sql", i, i), sql)
+		r.Write(fmt.Sprintf("db/migrations/%06d_step_%d.down.sql", i, i), "-- down\n")
 	}
 }
 
@@ -228,14 +173,14 @@ func (d lintDoc) shown() []string {
 // findings with a location in those 3 files, including holes the new files
 // opened in old indexes.
 func TestNewFromRevReportsWhatTheLastCommitAdds(t *testing.T) {
-	repo := newGitRepo(t)
+	repo := gittest.New(t)
 	migrationTree(repo, 200)
-	repo.commit("200 migrations")
+	repo.Commit("200 migrations")
 	for name, sql := range newMigrations {
-		repo.write(name, sql)
+		repo.Write(name, sql)
 	}
-	repo.commit("3 migrations")
-	t.Chdir(repo.dir)
+	repo.Commit("3 migrations")
+	t.Chdir(repo.Dir)
 
 	full := parseLintDoc(t, run(t, "lint", "--format", "json", "db/migrations"))
 	var want []string
@@ -274,7 +219,7 @@ func TestNewFromRevReportsWhatTheLastCommitAdds(t *testing.T) {
 	}
 
 	// The same from a subdirectory, with the tree named relative to it.
-	t.Chdir(filepath.Join(repo.dir, "db"))
+	t.Chdir(filepath.Join(repo.Dir, "db"))
 	r = run(t, "lint", "--format", "json", "--new-from-rev", "HEAD~1", "migrations")
 	var fromSub []string
 	for _, k := range parseLintDoc(t, r).shown() {
@@ -288,18 +233,18 @@ func TestNewFromRevReportsWhatTheLastCommitAdds(t *testing.T) {
 // Uncommitted work counts: staged, unstaged and untracked files are all
 // changed since HEAD, which is what the pre-commit hook relies on.
 func TestNewFromRevCountsUncommittedChanges(t *testing.T) {
-	repo := newGitRepo(t)
+	repo := gittest.New(t)
 	migrationTree(repo, 30)
-	repo.commit("30 migrations")
-	t.Chdir(repo.dir)
+	repo.Commit("30 migrations")
+	t.Chdir(repo.Dir)
 	r := run(t, "lint", "--new-from-rev", "HEAD", "db/migrations")
 	assertCode(t, r, ExitOK)
 	assertContains(t, "stdout", r.stdout, "0 errors, 0 warnings, 0 info in 30 files", "findings in unchanged files not shown")
 
-	repo.write("db/migrations/000031_untracked.up.sql", "CREATE TABLE a (x bigint NOT NULL, y text);\nCREATE UNIQUE INDEX a_key ON a (x, y);\n")
-	repo.write("db/migrations/000032_staged.up.sql", "CREATE TABLE b (x bigint NOT NULL, y text);\nCREATE UNIQUE INDEX b_key ON b (x, y);\n")
-	repo.git("add", "db/migrations/000032_staged.up.sql")
-	repo.write("db/migrations/000007_step_7.up.sql", "-- edited, unstaged\n"+
+	repo.Write("db/migrations/000031_untracked.up.sql", "CREATE TABLE a (x bigint NOT NULL, y text);\nCREATE UNIQUE INDEX a_key ON a (x, y);\n")
+	repo.Write("db/migrations/000032_staged.up.sql", "CREATE TABLE b (x bigint NOT NULL, y text);\nCREATE UNIQUE INDEX b_key ON b (x, y);\n")
+	repo.Git("add", "db/migrations/000032_staged.up.sql")
+	repo.Write("db/migrations/000007_step_7.up.sql", "-- edited, unstaged\n"+
 		"CREATE TABLE events_7 (id bigint PRIMARY KEY, organization_id bigint NOT NULL, subscription_id bigint, transaction_id text NOT NULL);\n"+
 		"CREATE UNIQUE INDEX events_7_dedupe ON events_7 (organization_id, subscription_id, transaction_id);\n")
 	r = run(t, "lint", "--format", "json", "--new-from-rev", "HEAD", "db/migrations")
@@ -317,19 +262,19 @@ func TestNewFromRevCountsUncommittedChanges(t *testing.T) {
 // Outside a git work tree, and in a shallow clone without the merge base,
 // the run stops with exit 2 and says what to do.
 func TestNewFromRevErrors(t *testing.T) {
-	repo := newGitRepo(t)
+	repo := gittest.New(t)
 	migrationTree(repo, 12)
-	repo.commit("first")
-	repo.git("checkout", "-q", "-b", "feature")
-	repo.write("db/migrations/000013_more.up.sql", "SELECT 1;\n")
-	repo.commit("second")
-	repo.git("checkout", "-q", "main")
-	repo.write("db/migrations/000013_other.up.sql", "SELECT 2;\n")
-	repo.commit("third")
+	repo.Commit("first")
+	repo.Git("checkout", "-q", "-b", "feature")
+	repo.Write("db/migrations/000013_more.up.sql", "SELECT 1;\n")
+	repo.Commit("second")
+	repo.Git("checkout", "-q", "main")
+	repo.Write("db/migrations/000013_other.up.sql", "SELECT 2;\n")
+	repo.Commit("third")
 
 	outside := t.TempDir()
 	t.Chdir(outside)
-	r := run(t, "lint", "--new-from-rev", "main", filepath.Join(repo.dir, "db/migrations"))
+	r := run(t, "lint", "--new-from-rev", "main", filepath.Join(repo.Dir, "db/migrations"))
 	assertCode(t, r, ExitUsage)
 	assertContains(t, "stderr", r.stder, "--new-from-rev needs a git work tree", outside)
 	if r.stdout != "" {
@@ -339,9 +284,9 @@ func TestNewFromRevErrors(t *testing.T) {
 	// A clone of main one commit deep, and feature fetched one commit deep:
 	// both exist, their merge base does not.
 	clone := filepath.Join(t.TempDir(), "clone")
-	repo.git("clone", "-q", "--depth", "1", "--branch", "main", "file://"+repo.dir, clone)
-	shallow := &gitRepo{t: t, dir: clone}
-	shallow.git("fetch", "-q", "--depth", "1", "origin", "feature:feature")
+	repo.Git("clone", "-q", "--depth", "1", "--branch", "main", "file://"+repo.Dir, clone)
+	shallow := gittest.At(t, clone)
+	shallow.Git("fetch", "-q", "--depth", "1", "origin", "feature:feature")
 	t.Chdir(clone)
 	r = run(t, "lint", "--new-from-rev", "feature", "db/migrations")
 	assertCode(t, r, ExitUsage)
@@ -360,9 +305,9 @@ func TestNewFromRevErrors(t *testing.T) {
 // then exits 1 and is the only finding shown; moving the old findings down
 // keeps their fingerprints; a fixed one leaves a note.
 func TestBaselineRoundTrip(t *testing.T) {
-	repo := newGitRepo(t) // only a scratch directory here
+	repo := gittest.New(t) // only a scratch directory here
 	migrationTree(repo, 40)
-	t.Chdir(repo.dir)
+	t.Chdir(repo.Dir)
 	baseline := filepath.Join(t.TempDir(), "baseline.json")
 	r := run(t, "lint", "--write-baseline", baseline, "db/migrations")
 	assertCode(t, r, ExitOK)
@@ -380,12 +325,12 @@ func TestBaselineRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		repo.write(path, "-- moved down\n\n\n"+string(old))
+		repo.Write(path, "-- moved down\n\n\n"+string(old))
 	}
 	r = run(t, "lint", "--baseline", baseline, "db/migrations")
 	assertCode(t, r, ExitOK)
 
-	repo.write("db/migrations/000041_new_hole.up.sql", newMigrations["db/migrations/000202_internal_transfers.up.sql"][len("ALTER TABLE transfers ALTER COLUMN destination DROP NOT NULL;\n"):])
+	repo.Write("db/migrations/000041_new_hole.up.sql", newMigrations["db/migrations/000202_internal_transfers.up.sql"][len("ALTER TABLE transfers ALTER COLUMN destination DROP NOT NULL;\n"):])
 	r = run(t, "lint", "--format", "json", "--baseline", baseline, "db/migrations")
 	assertCode(t, r, ExitFindings)
 	doc := parseLintDoc(t, r)
@@ -397,7 +342,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 	}
 
 	// Fix one old hole: its entry matches nothing and is noted.
-	repo.write("db/migrations/000014_step_14.up.sql", "SELECT 1;\n")
+	repo.Write("db/migrations/000014_step_14.up.sql", "SELECT 1;\n")
 	r = run(t, "lint", "--format", "json", "--baseline", baseline, "--disable", "nullable-key", "db/migrations")
 	if notes := parseLintDoc(t, r).Notes; len(notes) != 0 {
 		t.Errorf("notes %q with nullable-key disabled: an entry of a rule that did not run is not stale", notes)
