@@ -195,6 +195,10 @@ type Fix struct {
 	// NoTransaction is set when SQL cannot run inside a transaction block
 	// (CREATE INDEX CONCURRENTLY).
 	NoTransaction bool
+	// Lang is the language of SQL when a framework's fix is written in its
+	// own words ("ruby" for a Rails migration, "prisma" for a Prisma schema
+	// edit); "" is SQL. --fix-sql writes only SQL.
+	Lang string
 }
 
 // Suppression records why a finding was silenced.

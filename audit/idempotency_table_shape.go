@@ -29,16 +29,36 @@ twice or answer wrongly:
    with a different payload is refused instead of answered with another
    request's response.
 
-Each missing point is one line of the finding, naming the column expected.`,
+Each missing point is one line of the finding, naming the column expected.
+
+Only tables that model claim state are checked: a key column (by name and
+structure, as key-without-unique reads it) and a status, state or in-progress
+column, in a table whose name says idempotency or dedupe or that keeps one of
+the four things above. A key table without a state column is written in the
+same transaction as the resource it guards: the key commits with the resource
+or not at all, nothing is ever left in progress, and none of this is needed.
+A configuration table that lists header names (text[]) has no key column.
+
+` + wordListDoc(
+		wordList{"idempotency or dedupe words (column or table name)", keyPurposeStems},
+		wordList{"key nouns (the last word of a key column's name; in a key table, key or *_key)", keyNouns},
+		wordList{"claim state (a word of the column's name; not a timestamp)", stateWords},
+		wordList{"lease or expiry (part of a column name)", leaseColumn.fragments},
+		wordList{"stored status code (part of a column name; never a claim state)", statusColumn.fragments},
+		wordList{"stored body (part of a column name)", bodyColumn.fragments},
+		wordList{"request fingerprint (part of a column name)", fingerprintColumn.fragments},
+	),
 	Bad: `CREATE TABLE idempotency_keys (
     account_id bigint NOT NULL,
     idempotency_key text NOT NULL,
+    status text NOT NULL DEFAULT 'started',
     response_body jsonb
 );
 CREATE INDEX idempotency_keys_key ON idempotency_keys (account_id, idempotency_key);`,
 	Good: `CREATE TABLE idempotency_keys (
     account_id bigint NOT NULL,
     idempotency_key text NOT NULL,
+    status text NOT NULL DEFAULT 'started',
     request_fingerprint text NOT NULL,
     locked_at timestamptz,
     response_code integer,
@@ -50,31 +70,17 @@ CREATE INDEX idempotency_keys_key ON idempotency_keys (account_id, idempotency_k
 	Run:      runIdempotencyTableShape,
 }
 
-// shapeColumn is one column the pattern expects, recognised by name
-// fragments.
-type shapeColumn struct {
-	expected  string
-	fragments []string
-}
-
-var (
-	leaseColumn = shapeColumn{"locked_at or expires_at",
-		[]string{"lock", "lease", "expire", "expiry", "heartbeat"}}
-	statusColumn = shapeColumn{"response_code",
-		[]string{"response_code", "response_status", "status_code", "http_status", "response_http"}}
-	bodyColumn = shapeColumn{"response_body",
-		[]string{"response_body", "response_json", "response_payload", "response_data", "response"}}
-	fingerprintColumn = shapeColumn{"request_fingerprint",
-		[]string{"fingerprint", "request_hash", "payload_hash", "params_hash", "body_hash", "request_digest", "checksum"}}
-)
-
 func runIdempotencyTableShape(p *Pass) {
 	for _, t := range p.Catalog.Tables() {
 		if t.PartitionOf != "" {
 			continue
 		}
-		key := idempotencyKeyColumn(t)
+		key := keyStoreColumn(p.Catalog, t)
 		if key == nil || !storesKeys(t) {
+			continue
+		}
+		state := stateColumn(p.Catalog, t)
+		if state == nil {
 			continue
 		}
 		gaps := missingShape(t, key)
@@ -87,8 +93,8 @@ func runIdempotencyTableShape(p *Pass) {
 		}
 		p.Report(Finding{
 			Object: t.QualifiedName(),
-			Message: fmt.Sprintf("%s stores idempotency keys (%s) but lacks what the pattern needs:\n%s",
-				t.DisplayName(), key.Name, strings.Join(lines, "\n")),
+			Message: fmt.Sprintf("%s stores idempotency keys (%s) and their state (%s) but lacks what the pattern needs:\n%s",
+				t.DisplayName(), key.Name, state.Name, strings.Join(lines, "\n")),
 			Pos:   t.Pos,
 			Fixes: []Fix{shapeFix(p, t, key, gaps)},
 		})
@@ -103,36 +109,12 @@ type shapeGap struct {
 	unique  bool     // the key needs a unique index without a hole
 }
 
-// idempotencyKeyColumn is the column that holds the key in a table that
-// stores idempotency keys: one whose name says idempotency, or, in a table
-// whose name says so, a column named key or *_key.
-func idempotencyKeyColumn(t *catalog.Table) *catalog.Column {
-	tableSays := strings.Contains(strings.ToLower(t.Name), "idempot")
-	var fallback *catalog.Column
-	for _, col := range t.Columns {
-		n := strings.ToLower(col.Name)
-		if !strings.Contains(n, "idempot") {
-			if tableSays && fallback == nil && (n == "key" || strings.HasSuffix(n, "_key")) {
-				fallback = col
-			}
-			continue
-		}
-		// idempotency_key_id in another table references a row of the key
-		// table; that table is not the one that stores the keys.
-		if strings.HasSuffix(n, "_id") && !tableSays {
-			continue
-		}
-		return col
-	}
-	return fallback
-}
-
 // storesKeys reports whether t is a store of idempotency keys rather than a
 // table of business rows that carries a key for dedupe (payments with an
 // idempotency_key column): its name says so, or it already keeps one of the
 // things a key store keeps.
 func storesKeys(t *catalog.Table) bool {
-	if strings.Contains(strings.ToLower(t.Name), "idempot") {
+	if tableSaysKeys(t) {
 		return true
 	}
 	for _, c := range []shapeColumn{leaseColumn, statusColumn, bodyColumn, fingerprintColumn} {

@@ -2,23 +2,63 @@ package audit
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// KeyWithoutUnique flags columns named like an idempotency or dedupe key
-// that no unique index has as a key part.
+// KeyWithoutUnique flags columns that hold idempotency or dedupe keys, by
+// name and by structure (key_columns.go), that no unique index has as a key
+// part.
 var KeyWithoutUnique = &Rule{
 	ID:    "key-without-unique",
 	Title: "an idempotency or dedupe key column with no unique index",
-	Doc: `A column named idempotency_key, dedup_key, request_id and the like says that a
-repeated request must not create a second row. Without a unique index over it the
-only thing that says so is application code: SELECT, then INSERT when nothing was
-found. Two requests that arrive together both find nothing and both insert.
+	Doc: `A column named idempotency_key, dedup_key, client_request_id and the like says
+that a repeated request must not create a second row. Without a unique index over
+it the only thing that says so is application code: SELECT, then INSERT when
+nothing was found. Two requests that arrive together both find nothing and both
+insert.
 
 Give the key a unique index, scoped the way the key is scoped (per account, per
-tenant), with every key part NOT NULL, and let the INSERT be the check.`,
+tenant), with every key part NOT NULL, and let the INSERT be the check.
+
+A column is a key by its name and its structure together:
+- its name has an idempotency or dedupe word and ends in a key noun
+  (idempotency_key, dedupe_hash), or it is a request id (request_id,
+  client_request_id);
+- its type is a key-like scalar (text, varchar, uuid, bytea, an integer, or a
+  domain over one): never an array, json, boolean, timestamp or enum, so
+  idempotency_keys text[], dedup_enabled boolean and idempotency_key_expires_at
+  are not keys;
+- it is no reference: not a foreign key column, and not named {table}_id after
+  a table that exists (merge_request_id beside merge_requests).
+
+The rule stays silent where the structure shows that the key is gated elsewhere
+or repeated on purpose:
+- the primary key is natural (no identity column and no id, uuid or {table}_id
+  column in it): a repeated request finds its row by the primary key, and the
+  key column records which request made the row (create_request_id in a table
+  keyed by (namespace_id, workflow_id));
+- fan-out, one key on many rows by design: the table references a parent row
+  that has the same key column (a delivery carries its event's key; the parent
+  is judged on its own), or a boolean column marks the rows kept as duplicates
+  (is_duplicate_event);
+- a bare request id (request_id, create_request_id) that no index reads: an
+  application that deduplicates by a column looks rows up by it, and without an
+  index it is a correlation id kept for tracing (such as the id of a SAML
+  request the server itself sends);
+- a key that no index reads, in a schema with a key table (its name says
+  idempotency or dedupe, and a unique index without a hole covers its key): the
+  key is claimed there, in the same transaction as the row, and this column
+  records which key made the row.
+
+` + wordListDoc(
+		wordList{"idempotency or dedupe words (a word of the name starts with one)", keyPurposeStems},
+		wordList{"key nouns (the last word of the name)", keyNouns},
+		wordList{"request ids: the last words request and id; strong with", clientWords},
+		wordList{"key-like types", keyTypes},
+		wordList{"surrogate primary key columns (also {table}_id, {table}_uuid, identity)", surrogateNames},
+		wordList{"duplicate flags (a word of a boolean column's name)", duplicateFlagWords},
+	),
 	Bad: `CREATE TABLE payments (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     account_id bigint NOT NULL,
@@ -37,13 +77,14 @@ CREATE UNIQUE INDEX payments_idempotency_key ON payments (account_id, idempotenc
 }
 
 func runKeyWithoutUnique(p *Pass) {
-	for _, t := range p.Catalog.Tables() {
+	cat := p.Catalog
+	for _, t := range cat.Tables() {
 		// A partition has its parent's columns: the parent reports.
 		if t.PartitionOf != "" {
 			continue
 		}
 		for _, col := range t.Columns {
-			if !namedLikeKey(col.Name) || uniqueOver(t, col.Name) {
+			if !unguardedKey(cat, t, col) {
 				continue
 			}
 			p.Report(Finding{
@@ -59,14 +100,20 @@ func runKeyWithoutUnique(p *Pass) {
 	}
 }
 
-// namedLikeKey reports whether a column name says it holds an idempotency
-// or dedupe key.
-func namedLikeKey(name string) bool {
-	n := strings.ToLower(name)
-	if strings.Contains(n, "idempot") || strings.Contains(n, "dedup") {
-		return true
+// unguardedKey reports whether col holds idempotency or dedupe keys that
+// nothing in the schema keeps unique (the Doc above, point by point).
+func unguardedKey(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) bool {
+	strength := keyColumn(cat, t, col)
+	if strength == notKeyName || uniqueOver(t, col.Name) || naturalPrimaryKey(t) != nil {
+		return false
 	}
-	return n == "request_id" || strings.HasSuffix(n, "_request_id")
+	if duplicateFlag(cat, t) != nil || inheritedKey(cat, t, col.Name) != nil {
+		return false
+	}
+	if readByIndex(t, col.Name) == nil && (strength == weakKeyName || keyStore(cat, t) != nil) {
+		return false
+	}
+	return true
 }
 
 // uniqueOver reports whether some unique index of t has a key part that

@@ -58,6 +58,9 @@ func (x *nameIndex) constraintExists(s *catalog.Schema, name string) bool {
 					set[ix.Constraint] = true
 				}
 			}
+			for _, fk := range t.ForeignKeys {
+				set[fk.Name] = true
+			}
 		}
 		x.constraints[s] = set
 	}
@@ -79,3 +82,68 @@ func (x *nameIndex) unmodelledChanges(cat *catalog.Catalog) []catalog.Change {
 	}
 	return x.unmodelled
 }
+
+// ---------------------------------------------------------------------------
+// Words of key-without-unique and idempotency-table-shape.
+//
+// These are the only name lists the two rules read; each rule's doc prints
+// them (wordListDoc), so `idemcheck rules ID` shows exactly what is matched.
+// Names never decide alone: a column must also have a key-like type and not
+// be a reference, and a table must model claim state (see key_columns.go).
+// ---------------------------------------------------------------------------
+
+// keyPurposeStems: a word of a column name that starts with one of these
+// says the column is about idempotency or dedupe (idempotency_key,
+// dedupe_hash, deduplication_id). Table names are read the same way.
+var keyPurposeStems = []string{"idempot", "dedup"}
+
+// keyNouns: the last word of a key column's name. It says the column holds a
+// key, not a setting or a time about keys (idempotency_key_expires_at,
+// idempotencyKeyTtlMs, dedup_enabled, idempotency_keys are not keys).
+var keyNouns = []string{"key", "id", "token", "hash", "digest", "uuid"}
+
+// clientWords: a request id whose name also has one of these is chosen by
+// the client, so a retry sends it again (client_request_id).
+var clientWords = []string{"client"}
+
+// keyTypes: the types a key column can have, after resolving a domain to its
+// base type. Arrays, json, boolean, timestamps, enums and other types are
+// never keys.
+var keyTypes = []string{"text", "character varying", "varchar", "character", "char", "bpchar", "citext",
+	"uuid", "bytea", "bigint", "integer", "smallint", "int", "int2", "int4", "int8"}
+
+// surrogateNames: a primary key column named so (or {table}_id, {table}_uuid
+// with the table name singular or plural) holds a row id generated per
+// insert, so it gates nothing; identity columns count too.
+var surrogateNames = []string{"id", "uuid"}
+
+// duplicateFlagWords: a boolean column with one of these words marks rows
+// kept as duplicates on purpose (is_duplicate_event): the table stores one
+// key on many rows by design.
+var duplicateFlagWords = []string{"duplicate", "duplicated", "dup", "dupe"}
+
+// stateWords: a column with one of these words (and not a timestamp, nor the
+// stored response's status code) is a claim state: the table can hold a key
+// whose request is still in progress.
+var stateWords = []string{"status", "state", "progress", "phase"}
+
+// shapeColumn is a column the idempotency-key pattern expects, recognised
+// by fragments of its name.
+type shapeColumn struct {
+	expected  string
+	fragments []string
+}
+
+// The four things an idempotency-key table keeps besides the key
+// (idempotency-table-shape). statusColumn's fragments also tell the stored
+// status code from a claim state.
+var (
+	leaseColumn = shapeColumn{"locked_at or expires_at",
+		[]string{"lock", "lease", "expire", "expiry", "heartbeat"}}
+	statusColumn = shapeColumn{"response_code",
+		[]string{"response_code", "response_status", "status_code", "http_status", "response_http"}}
+	bodyColumn = shapeColumn{"response_body",
+		[]string{"response_body", "response_json", "response_payload", "response_data", "response"}}
+	fingerprintColumn = shapeColumn{"request_fingerprint",
+		[]string{"fingerprint", "request_hash", "payload_hash", "params_hash", "body_hash", "request_digest", "checksum"}}
+)

@@ -50,17 +50,46 @@ func positions(fs []audit.Finding) []string {
 	return out
 }
 
-// A replacement in the next migration leaves a window of duplicates: the
-// drop is reported. In the same migration it is not.
-func TestUniqueDroppedNeedsTheSameMigration(t *testing.T) {
-	create := "CREATE TABLE t (a bigint NOT NULL, b text NOT NULL);\nCREATE UNIQUE INDEX t_ab ON t (a, b);\n"
-	later := ofRule(lintMigrations(t, create, "DROP INDEX t_ab;\n", "CREATE UNIQUE INDEX t_ab2 ON t (a, b);\n"), "unique-dropped")
-	if got := positions(later); len(got) != 1 || got[0] != "000002.up.sql:1:1" {
-		t.Errorf("replacement one migration later: findings at %v, want the DROP at 000002.up.sql:1:1", got)
+// A drop is judged against the migrations after it: a replacement, or the
+// key's column dropped, in a later migration silences it; a replacement
+// over a superset is info at the drop, pointing at the replacement; with
+// neither, the warning sits at the drop with the index's creation and the
+// table's last change as related locations.
+func TestUniqueDroppedLaterMigrations(t *testing.T) {
+	create := "CREATE TABLE t (a bigint NOT NULL, b text NOT NULL, nid bigint NOT NULL);\nCREATE UNIQUE INDEX t_ab ON t (a, b);\n"
+	for name, later := range map[string]string{
+		"same key":      "CREATE UNIQUE INDEX t_ab2 ON t (b, a);\n",
+		"subset":        "CREATE UNIQUE INDEX t_b ON t (b);\n",
+		"column":        "ALTER TABLE t DROP COLUMN b;\n",
+		"table":         "DROP TABLE t;\n",
+		"renamed table": "ALTER TABLE t RENAME TO u;\nCREATE UNIQUE INDEX u_ab ON u (a, b);\n",
+	} {
+		if fs := ofRule(lintMigrations(t, create, "DROP INDEX t_ab;\n", later), "unique-dropped"); len(fs) != 0 {
+			t.Errorf("%s in a later migration: reported %s", name, fs[0].Message)
+		}
 	}
-	same := ofRule(lintMigrations(t, create, "CREATE UNIQUE INDEX t_ab2 ON t (a, b);\nDROP INDEX t_ab;\n"), "unique-dropped")
-	if len(same) != 0 {
-		t.Errorf("replacement in the same migration reported: %s", same[0].Message)
+
+	fs := ofRule(lintMigrations(t, create, "DROP INDEX t_ab;\n", "-- per tenant now\nCREATE UNIQUE INDEX t_nid_ab ON t (nid, a, b);\n"), "unique-dropped")
+	if got := positions(fs); len(got) != 1 || got[0] != "000002.up.sql:1:1" {
+		t.Fatalf("superset one migration later: findings at %v, want the DROP at 000002.up.sql:1:1", got)
+	}
+	if f := fs[0]; f.Severity != audit.Info || !strings.Contains(f.Message, "uniqueness narrowed to per-nid") {
+		t.Errorf("superset: %s %q, want info saying uniqueness narrowed to per-nid", f.Severity, f.Message)
+	}
+	if r := fs[0].Related; len(r) != 2 || r[1].Pos.String() != "000003.up.sql:2:1" {
+		t.Errorf("superset related = %+v, want the creation and the replacement at 000003.up.sql:2:1", r)
+	}
+
+	fs = ofRule(lintMigrations(t, create, "DROP INDEX t_ab;\n", "ALTER TABLE t ADD COLUMN note text;\n"), "unique-dropped")
+	if got := positions(fs); len(got) != 1 || got[0] != "000002.up.sql:1:1" || fs[0].Severity != audit.Warning {
+		t.Fatalf("no replacement: findings %+v, want one warning at the DROP", fs)
+	}
+	var related []string
+	for _, r := range fs[0].Related {
+		related = append(related, r.Pos.String())
+	}
+	if strings.Join(related, " ") != "000001.up.sql:2:1 000003.up.sql:1:1" {
+		t.Errorf("related at %v, want the index at 000001.up.sql:2:1 and the end state at 000003.up.sql:1:1", related)
 	}
 }
 

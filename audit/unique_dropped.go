@@ -2,29 +2,46 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // UniqueDropped flags a migration that drops a unique index or constraint
-// without creating one over the same key in the same migration.
+// when nothing in the rest of the tree restores uniqueness over the same key
+// or part of it while the key's columns still exist (RULES.md).
 var UniqueDropped = &Rule{
 	ID:    "unique-dropped",
 	Title: "a migration drops a unique index with no replacement",
 	Doc: `Dropping a unique index or constraint removes the guarantee at once, for every
 writer. Sometimes that is the intent; often the index was meant to be replaced (a
 new column order, a partial index, NULLS NOT DISTINCT) and the replacement lives in
-a later migration, or never landed. Between the two, duplicates are accepted and
-stay in the table.
+a later migration, or never landed.
 
-A unique index also disappears when a column of its key is dropped (DROP COLUMN),
-or when a DROP ... CASCADE removes a column it depends on, without the index being
-named at all.
+A drop is judged against the whole tree that follows it:
+- silent when a column of the key, or the table, is dropped in the same
+  statement or later: rows without that column have nothing left to keep unique
+  (ALTER TABLE t DROP COLUMN id, ADD PRIMARY KEY (a, b));
+- silent when a unique index over the same key or part of it exists after the
+  drop, created before it, in the same migration or later, and keeps unique the
+  rows that matter: its predicate may leave out only rows the dropped index never
+  protected (a NULL key part) and deleted rows. Uniqueness among live rows is
+  enough: a partial index WHERE deleted_at IS NULL, or NULLS NOT DISTINCT over a
+  soft-delete column, restores it. A soft-delete column is a nullable timestamp
+  that an index predicate tests with IS NULL; its name alone never decides;
+- info when the only replacement is over a strict superset of the key:
+  uniqueness narrowed, per tenant for instance;
+- a warning otherwise, at the drop, with the table as the tree leaves it as a
+  related location.
+
+A unique index also disappears when a column it reads only in its predicate or
+INCLUDE list is dropped, or with DROP ... CASCADE: the key still exists, and the
+rule judges that drop the same way.
 
 Create the replacement first, in the same migration, then drop the old one. On a
 live table build it CONCURRENTLY so writes go on.`,
 	Bad: `DROP INDEX CONCURRENTLY events_org_tx;
--- the new index is in next week's migration`,
+-- the new index is in next week's migration, or never`,
 	Good: `CREATE UNIQUE INDEX CONCURRENTLY events_org_tx_nnd ON events (org, tx)
     NULLS NOT DISTINCT;
 DROP INDEX CONCURRENTLY events_org_tx;
@@ -35,24 +52,16 @@ ALTER INDEX events_org_tx_nnd RENAME TO events_org_tx;`,
 }
 
 func runUniqueDropped(p *Pass) {
-	cat := p.Catalog
-	hist := newHistory(cat)
-	for _, ch := range cat.Changes {
-		if !isUniqueDrop(ch) || droppedWithTable(cat, ch) || replacedInMigration(cat, ch) ||
-			stillEnforced(cat, hist, ch) {
+	h := followDrops(p.Catalog)
+	for _, ep := range h.drops {
+		if ep.keyGone != nil {
 			continue
 		}
-		ix := ch.Index
-		f := Finding{
-			Object:  ch.Schema + "." + ch.Table + "." + ix.Name,
-			Columns: ix.PartNames(),
-			Message: droppedMessage(cat, ch),
-			Pos:     ch.Pos,
+		v := h.verdict(ep)
+		if v.restored {
+			continue
 		}
-		if !ix.Pos.IsZero() {
-			f.Related = append(f.Related, Related{Pos: ix.Pos, Message: "unique index " + ix.Name + " created here"})
-		}
-		p.Report(f)
+		p.Report(droppedFinding(h, ep, v))
 	}
 }
 
@@ -63,54 +72,134 @@ func isUniqueDrop(ch catalog.Change) bool {
 		ch.Index != nil && (ch.Index.Unique || ch.Index.Primary) && ch.Index.ParentIndex == ""
 }
 
-// droppedWithTable reports whether the same statement dropped the table:
-// no rows are left for the index to protect.
-func droppedWithTable(cat *catalog.Catalog, ch catalog.Change) bool {
-	for _, other := range cat.Changes {
-		if other.Kind == catalog.ChangeDropTable && other.Pos == ch.Pos &&
-			other.Table == ch.Table && other.Schema == ch.Schema {
-			return true
-		}
-	}
-	return false
+// dropVerdict is what the rest of the tree did about one drop.
+type dropVerdict struct {
+	restored bool
+	// narrowed is the replacement over a strict superset of the key, and
+	// extra its parts beyond the key, in its own column names.
+	narrowed *trackedIndex
+	extra    []string
+	// misses are later unique indexes over part of the key that do not
+	// restore it, each with why.
+	misses []miss
 }
 
-// replacedInMigration reports whether the migration file that dropped the
-// index also creates a unique index on the table over the same key, with
-// no predicate or the same one.
-func replacedInMigration(cat *catalog.Catalog, drop catalog.Change) bool {
-	for _, ch := range cat.Changes {
-		if ch.File != drop.File || ch.Table != drop.Table || ch.Schema != drop.Schema || !isIndexCreation(ch) {
-			continue
-		}
-		if ch.Index.Pos == drop.Index.Pos {
-			// The dropped index's own creation replaces nothing.
-			continue
-		}
-		if sameKey(ch.Index.Parts, drop.Index.Parts) && protectsSameRows(ch.Index, drop.Index) {
-			return true
-		}
-	}
-	return false
+type miss struct {
+	index *trackedIndex
+	why   string
 }
 
-// protectsSameRows reports whether the replacement's predicate keeps every
-// row the dropped index kept duplicates out of: each of its conjuncts is one
-// of the dropped predicate's, or says a key part IS NOT NULL, which only
-// leaves out rows a plain unique index never protected.
-func protectsSameRows(replacement, dropped *catalog.Index) bool {
-	had := catalog.Conjuncts(dropped.Predicate)
-	for _, c := range catalog.Conjuncts(replacement.Predicate) {
+// verdict judges every unique index left by the drop or created after it.
+func (h *keyHistory) verdict(ep *dropEpisode) dropVerdict {
+	var v dropVerdict
+	for i, cand := range append(append([]*trackedIndex(nil), ep.before...), ep.after...) {
+		r := h.replaces(ep, cand)
+		switch {
+		case r.restores:
+			return dropVerdict{restored: true}
+		case r.extra != nil && v.narrowed == nil:
+			v.narrowed, v.extra = cand, r.extra
+		case r.why != "" && i >= len(ep.before):
+			v.misses = append(v.misses, miss{cand, r.why})
+		}
+	}
+	return v
+}
+
+// replacement is how one unique index stands in for a dropped one.
+type replacement struct {
+	restores bool
+	extra    []string // parts beyond the key: uniqueness narrowed
+	why      string   // why it does not restore the key, for indexes that share a part with it
+}
+
+// replaces judges v against the dropped index u, both in column identities,
+// over the rows that matter: those u kept unique, among live rows when the
+// table has a soft-delete column. Whether v has a NULL hole of its own is
+// for nullable-key to judge (a partial split beside it may close it).
+func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
+	u, v := ep.dropped.canon, cand.canon
+	shared := false
+	for _, p := range v.Parts {
+		shared = shared || hasPart(u, p)
+	}
+	if !shared {
+		return replacement{}
+	}
+	// The predicate may leave out only rows u never kept unique (a NULL key
+	// part, rows outside u's own predicate) and deleted rows.
+	had := catalog.Conjuncts(u.Predicate)
+	written := catalog.Conjuncts(cand.ix.Predicate)
+	for i, c := range catalog.Conjuncts(v.Predicate) {
 		if predicateImplied(c, had) {
 			continue
 		}
 		nt, ok := normalise(c).(*catalog.NullTest)
-		if ok && !nt.IsNull && !dropped.NullsNotDistinct && exprIsKeyPart(nt.Arg, dropped) {
+		if ok && !nt.IsNull && !u.NullsNotDistinct && exprIsKeyPart(nt.Arg, u) {
 			continue
 		}
-		return false
+		if ok && nt.IsNull && h.isSoftDelete(ep.table, nt.Arg) {
+			continue
+		}
+		return replacement{why: "its predicate " + conjunctText(written, i) + " leaves out rows that " +
+			ep.dropped.ix.Name + " kept unique"}
 	}
-	return true
+	// Parts beyond u's key narrow the uniqueness, unless they are the same
+	// on every row that matters: a constant, or a soft-delete column under
+	// NULLS NOT DISTINCT (NULL on every live row, and NULLs equal).
+	var extra []string
+	for i, p := range v.Parts {
+		switch {
+		case hasPart(u, p), constantPart(p), fixedByPredicate(p, had, v.Predicate):
+		case v.NullsNotDistinct && h.isSoftDelete(ep.table, partExpr(p)):
+		case h.isSoftDelete(ep.table, partExpr(p)):
+			return replacement{why: "its key part " + cand.ix.PartNames()[i] + " is NULL on every live row, " +
+				"so live rows escape it (NULLS NOT DISTINCT would keep them)"}
+		default:
+			extra = append(extra, cand.ix.PartNames()[i])
+		}
+	}
+	if len(extra) == 0 {
+		return replacement{restores: true}
+	}
+	for _, p := range u.Parts {
+		if !hasPart(v, p) {
+			return replacement{why: "its key " + keyWords(cand.ix) + " is neither " + keyWords(ep.dropped.ix) +
+				" nor part of it"}
+		}
+	}
+	return replacement{extra: extra}
+}
+
+// isSoftDelete reports whether e is a soft-delete column of t.
+func (h *keyHistory) isSoftDelete(t *tableTrack, e catalog.Expr) bool {
+	ref, ok := e.(*catalog.ColumnRef)
+	return ok && h.softDelete(t, ref.Name)
+}
+
+// fixedByPredicate reports whether a predicate pins the part to one non-NULL
+// value (part = constant), so it cannot tell rows apart.
+func fixedByPredicate(p catalog.IndexPart, had []catalog.Expr, pred catalog.Expr) bool {
+	for _, c := range append(append([]catalog.Expr(nil), had...), catalog.Conjuncts(pred)...) {
+		cmp, ok := c.(*catalog.Compare)
+		if !ok || cmp.Op != "=" {
+			continue
+		}
+		for _, pair := range [][2]catalog.Expr{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
+			if k, ok := pair[1].(*catalog.Const); ok && !k.Null && catalog.Equal(pair[0], partExpr(p)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// conjunctText is the i-th conjunct of a predicate as written.
+func conjunctText(conjuncts []catalog.Expr, i int) string {
+	if i < len(conjuncts) {
+		return "(" + conjuncts[i].String() + ")"
+	}
+	return "(?)"
 }
 
 func exprIsKeyPart(e catalog.Expr, ix *catalog.Index) bool {
@@ -122,31 +211,57 @@ func exprIsKeyPart(e catalog.Expr, ix *catalog.Index) bool {
 	return false
 }
 
-// stillEnforced reports whether the table still has a unique index, created
-// before the drop, over some of the dropped key's parts and without a
-// narrower predicate: dropping a redundant index loses nothing.
-func stillEnforced(cat *catalog.Catalog, hist history, drop catalog.Change) bool {
-	t := cat.ResolveTable(drop.Schema, drop.Table)
-	if t == nil {
-		return false
+// droppedFinding is the warning at the drop, or the info when uniqueness
+// was narrowed to a superset of the key.
+func droppedFinding(h *keyHistory, ep *dropEpisode, v dropVerdict) Finding {
+	ch, ix := ep.change, ep.dropped.ix
+	f := Finding{
+		Object:  ch.Schema + "." + ch.Table + "." + ix.Name,
+		Columns: ix.PartNames(),
+		Pos:     ch.Pos,
 	}
-	for _, v := range t.UniqueIndexes() {
-		if v.Name == drop.Index.Name || !hist.before(v.Pos, drop.Pos) {
-			continue
-		}
-		if v.Predicate != nil && !catalog.Equal(v.Predicate, drop.Index.Predicate) {
-			continue
-		}
-		if partsSubset(v.Parts, drop.Index.Parts) {
-			return true
-		}
+	if !ix.Pos.IsZero() {
+		f.Related = append(f.Related, Related{Pos: ix.Pos, Message: "unique index " + ix.Name + " created here"})
 	}
-	return false
+	head := droppedHead(ep)
+	if v.narrowed != nil {
+		n := v.narrowed.ix
+		f.Message = fmt.Sprintf("%s and %s %s replaces it: uniqueness narrowed to per-%s, so two %s with the same %s "+
+			"and different %s are both accepted",
+			head, catalog.QuoteIdent(n.Name), keyWords(n), perWords(v.extra), rowNoun(&catalog.Table{Name: ch.Table}),
+			englishList(ix.PartNames(), "and"), englishList(v.extra, "or"))
+		f.Related = append(f.Related, Related{Pos: n.Pos, Message: "replaced here by " + n.Name + " " + keyWords(n)})
+		return f.WithSeverity(Info)
+	}
+	f.Message = fmt.Sprintf("%s and no migration restores uniqueness over %s or part of it, "+
+		"so from here on rows with the same %s are all accepted",
+		head, keyWords(ix), englishList(ix.PartNames(), "and"))
+	for _, m := range v.misses {
+		f.Related = append(f.Related, Related{Pos: m.index.ix.Pos,
+			Message: "unique index " + m.index.ix.Name + " " + keyWords(m.index.ix) + " created here does not restore it: " + m.why})
+	}
+	if pos, how := endState(h, ep); !pos.IsZero() {
+		f.Related = append(f.Related, Related{Pos: pos, Message: ep.table.name + " as the tree leaves it (" + how +
+			"): no unique index over " + keyWords(ix) + " or part of it"})
+	}
+	return f
 }
 
-// droppedMessage says what was dropped, by what, and what now gets through.
-func droppedMessage(cat *catalog.Catalog, ch catalog.Change) string {
-	ix := ch.Index
+// endState is where the table's end state shows: its last change after the
+// drop, or where it was created when the drop was the last change.
+func endState(h *keyHistory, ep *dropEpisode) (catalog.Pos, string) {
+	if ep.last != nil {
+		return ep.last.Pos, "last changed here"
+	}
+	if t := h.cat.ResolveTable(ep.table.schema, ep.table.name); t != nil {
+		return t.Pos, "created here"
+	}
+	return catalog.Pos{}, ""
+}
+
+// droppedHead says what was dropped and how.
+func droppedHead(ep *dropEpisode) string {
+	ch, ix := ep.change, ep.dropped.ix
 	what := "unique index"
 	switch {
 	case ix.Primary:
@@ -155,14 +270,20 @@ func droppedMessage(cat *catalog.Catalog, ch catalog.Change) string {
 		what = "unique constraint"
 	}
 	how := "is dropped"
-	if col := changeAt(cat, ch.Pos, catalog.ChangeDropColumn); col != nil && col.Table == ch.Table {
-		how = "goes with the dropped column " + col.Object
+	if ep.withColumn != "" {
+		how = "goes with the dropped column " + ep.withColumn
 	}
 	table := catalog.QuoteIdent(ch.Table)
 	if ch.Schema != "public" && ch.Schema != "" {
 		table = catalog.QuoteIdent(ch.Schema) + "." + table
 	}
-	return fmt.Sprintf("%s.%s %s: the %s %s and this migration creates no unique index over %s, "+
-		"so from here on rows with the same %s are all accepted",
-		table, catalog.QuoteIdent(ix.Name), keyWords(ix), what, how, keyWords(ix), englishList(ix.PartNames(), "and"))
+	return fmt.Sprintf("%s.%s %s: the %s %s", table, catalog.QuoteIdent(ix.Name), keyWords(ix), what, how)
+}
+
+// perWords is "nid" for one extra part and "(nid, kind)" for several.
+func perWords(extra []string) string {
+	if len(extra) == 1 {
+		return extra[0]
+	}
+	return "(" + strings.Join(extra, ", ") + ")"
 }

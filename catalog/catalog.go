@@ -65,7 +65,8 @@ func (c *Catalog) AddSchema(name string) *Schema {
 	if s, ok := c.Schemas[name]; ok {
 		return s
 	}
-	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}, Sequences: map[string]string{}}
+	s := &Schema{Name: name, Tables: map[string]*Table{}, Domains: map[string]*Domain{}, Enums: map[string]*Enum{},
+		Sequences: map[string]string{}}
 	c.Schemas[name] = s
 	return s
 }
@@ -143,6 +144,10 @@ type Schema struct {
 	Name    string
 	Tables  map[string]*Table
 	Domains map[string]*Domain
+	// Enums are the enum types replay saw created (CREATE TYPE ... AS
+	// ENUM), which it needs to tell which columns are of an enum type. A
+	// live catalog leaves it empty: the server says so per column.
+	Enums map[string]*Enum
 	// Sequences maps each sequence name to the table that owns it (serial
 	// and identity columns), "" for a standalone sequence. They matter only
 	// because they take names in the same namespace as tables and indexes.
@@ -186,6 +191,11 @@ func (s *Schema) ConstraintExists(name string) bool {
 				return true
 			}
 		}
+		for _, fk := range t.ForeignKeys {
+			if fk.Name == name {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -211,7 +221,34 @@ type Table struct {
 	Columns  []*Column
 	Indexes  []*Index
 	Checks   []*Check
+	// ForeignKeys are the table's FOREIGN KEY constraints. The rules read
+	// them as structure: a key part that references a parent row scopes the
+	// row rather than identifying it.
+	ForeignKeys []*ForeignKey
+	Pos         Pos
+}
+
+// ForeignKey is a FOREIGN KEY constraint: Columns of the table reference
+// RefTable.
+type ForeignKey struct {
+	Name    string
+	Columns []string
+	// RefTable is the referenced table, "schema.table".
+	RefTable string
 	Pos      Pos
+}
+
+// ForeignKeyOn returns a foreign key of the table that column is part of,
+// or nil.
+func (t *Table) ForeignKeyOn(column string) *ForeignKey {
+	for _, fk := range t.ForeignKeys {
+		for _, c := range fk.Columns {
+			if c == column {
+				return fk
+			}
+		}
+	}
+	return nil
 }
 
 // QualifiedName is schema.table.
@@ -281,7 +318,10 @@ type Column struct {
 	DomainNotNull bool
 	Identity      bool
 	Generated     bool
-	Pos           Pos
+	// Enum is set when the column's type is an enum type: a fixed set of
+	// labels, which the rules read as a discriminator.
+	Enum bool
+	Pos  Pos
 	// NullableSince is where a later statement made the column nullable
 	// (ALTER COLUMN ... DROP NOT NULL, or the column re-created without NOT
 	// NULL). Zero when the column has been nullable since it was created or is
@@ -301,6 +341,32 @@ type Check struct {
 	// validated: existing rows were never checked against it.
 	Validated bool
 	Pos       Pos
+}
+
+// Enum is a CREATE TYPE ... AS ENUM type.
+type Enum struct {
+	Schema string
+	Name   string
+	Labels []string
+	Pos    Pos
+}
+
+// ResolveEnum finds an enum type the same way ResolveDomain finds a domain.
+func (c *Catalog) ResolveEnum(schema, name string) *Enum {
+	if schema != "" {
+		if s := c.Schemas[schema]; s != nil {
+			return s.Enums[name]
+		}
+		return nil
+	}
+	for _, sn := range c.SearchPath {
+		if s := c.Schemas[sn]; s != nil {
+			if e := s.Enums[name]; e != nil {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // Domain is a CREATE DOMAIN type.
@@ -483,4 +549,51 @@ type Query struct {
 	Constraint string
 	// DoUpdate is set for DO UPDATE, clear for DO NOTHING.
 	DoUpdate bool
+	// Columns is the INSERT's column list as written; nil when it has none,
+	// and the values then fill the table's columns in order.
+	Columns []string
+	// Values says, for each position of the inserted rows, what every row
+	// writes there; nil when the rows come from a SELECT or DEFAULT VALUES.
+	Values []InsertValue
+}
+
+// InsertValue is what an INSERT writes into one column, as far as NULL
+// goes.
+type InsertValue int
+
+const (
+	// ValueUnknown is a parameter, an expression or DEFAULT: it may be NULL.
+	ValueUnknown InsertValue = iota
+	// ValueNull is NULL written out in at least one row.
+	ValueNull
+	// ValueNotNull is a constant other than NULL in every row.
+	ValueNotNull
+)
+
+// Inserted returns what q writes into column of t, and whether q writes it
+// at all: a column the statement leaves out gets its default.
+func (q Query) Inserted(t *Table, column string) (InsertValue, bool) {
+	cols := q.Columns
+	if cols == nil && q.Values == nil {
+		// INSERT INTO t SELECT ...: some leading columns, values unknown.
+		return ValueUnknown, true
+	}
+	if cols == nil {
+		for i, c := range t.Columns {
+			if i >= len(q.Values) {
+				break
+			}
+			cols = append(cols, c.Name)
+		}
+	}
+	for i, c := range cols {
+		if c != column {
+			continue
+		}
+		if i < len(q.Values) {
+			return q.Values[i], true
+		}
+		return ValueUnknown, true
+	}
+	return ValueUnknown, false
 }

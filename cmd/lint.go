@@ -52,9 +52,11 @@ func newLintCmd(s *Streams) *cobra.Command {
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
 		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
 tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, plain
-directories; detected, or named with --layout), single SQL files and schema
-dumps into a model of the database, and reports the unique indexes that do
-not stop duplicates. '-' reads one file from stdin.
+directories; detected, or named with --layout), single SQL files, schema
+dumps, Rails db/schema.rb and Prisma schemas into a model of the database,
+and reports the unique indexes that do not stop duplicates. Beside SQL
+migrations a schema.rb or schema.prisma is only compared with them. '-'
+reads one file from stdin.
 
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
 the input could not be read or parsed (every other file is still checked).`,
@@ -138,23 +140,31 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
 		return replayer.Apply(st)
 	}
+	// Rails' db/schema.rb and Prisma schemas are read by package
+	// frameworks, after the SQL, which wins where both describe a database.
+	sqlPaths, schemas := findSchemaFiles(opts.Paths)
 	// The configuration's include and exclude globs choose files before
 	// they are read: an excluded file is neither counted nor checked.
-	loaded := sqlparse.Load(opts.Paths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match})
+	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match})
+	schemas.load(cat, loaded.Trees, apply)
+	loaded.Diagnostics = append(loaded.Diagnostics, schemas.diags...)
+	loaded.Files += schemas.files()
+	loaded.Statements += schemas.statements()
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
 		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply}))
 	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
-	findings = audit.Suppress(findings, lintDirectives(loaded, spans, opts), opts.ran)
+	schemas.addFixes(findings, cat, opts.PGVersion)
+	findings = audit.Suppress(findings, append(lintDirectives(loaded, spans, opts), schemas.directives()...), opts.ran)
 	applySeverities(findings, opts.Severities)
 	audit.SortFindings(findings)
 
 	doc := &report.Document{
 		Tool:        report.ToolName,
 		Version:     toolVersion(),
-		Inputs:      lintInputs(loaded.Trees, perFile),
+		Inputs:      append(lintInputs(loaded.Trees, perFile), schemas.inputs...),
 		Findings:    findings,
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary:     report.Summary{Files: loaded.Files, Statements: loaded.Statements, Elapsed: time.Since(start)},

@@ -19,8 +19,8 @@ func newRaceCmd(s *Streams) *cobra.Command {
 round with a fresh key each round, classifies what came back and says
 whether exactly one of them performed the effect.
 
-Exit status: 0 the gate held, 1 the gate is broken, 3 inconclusive,
-2 usage or no connection.`,
+Exit status: 0 the gate held, 1 the gate is broken (or a conformance check
+failed), 3 inconclusive, 2 usage or no connection.`,
 	}
 	for _, sub := range raceSubcommands {
 		c.AddCommand(sub(s))
@@ -61,12 +61,9 @@ func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
 	}
-	if res.Verdict.Status == racetest.Holds && res.ConformanceFailures() > 0 {
-		// The race held but the gate answers retries or misuse wrongly:
-		// that is a defect a CI job must see.
-		return exitWith(ExitFindings)
-	}
-	return verdictExit(res.Verdict.Status)
+	// A failed conformance check fails the run as a broken gate does: the
+	// gate answers retries or misuse wrongly, a defect a CI job must see.
+	return verdictExit(res.Overall())
 }
 
 // verdictExit maps a verdict to the exit statuses of CLI.md.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/spf13/cobra"
@@ -18,9 +19,10 @@ func newRaceDemoCmd(s *Streams) *cobra.Command {
 		Short: "Probe two built-in loopback targets: a racy gate and a correct one",
 		Long: `demo starts two in-process HTTP servers on loopback, a gate that reads then
 writes with a 200 µs window between and a gate that claims atomically, and
-probes both with the defaults, so both verdicts can be seen in seconds. The
-exit status is 0 when the racy gate was found broken and the correct one
-holding, as they should be.`,
+probes both with the defaults and the gate's own count as the effect oracle
+(--effect-url), so both verdicts, and the evidence behind them, can be
+seen in seconds. The exit status is 0 when the racy gate was found broken
+and the correct one holding, as they should be.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := out.validate(); err != nil {
@@ -52,7 +54,15 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 		if err != nil {
 			return usageError("race demo: %v", err)
 		}
-		res, err := racetest.Run(ctx, racetest.DemoProbe(srv.URL))
+		p := racetest.DemoProbe(srv.URL)
+		eff, err := racetest.NewURLEffect(srv.EffectsURL, false, 10*time.Second)
+		if err != nil {
+			srv.Close()
+			return usageError("race demo: %v", err)
+		}
+		p.Effect = eff
+		res, err := racetest.Run(ctx, p)
+		eff.Close()
 		srv.Close()
 		if err != nil {
 			return usageError("race demo: %v", err)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -25,12 +26,18 @@ type raceHTTPOptions struct {
 	timeout  time.Duration
 	deadline time.Duration
 	window   time.Duration
+	settle   time.Duration
 	insecure bool
 	force    bool
 	win      string
 	refuse   string
 	effect   string
 	dsn      string
+	effURL   string
+	effCmd   string
+	marker   string
+	noCalib  bool
+	secrets  []string
 	conform  bool
 	profile  string
 	failData string
@@ -51,13 +58,27 @@ releases them together (--split headers|last-byte); HTTP/2 sends every
 stream's withheld frames in one write (--sync h2, or auto over TLS with ALPN).
 
 A response is a win (--win, default 2xx), a refusal (--refuse, default
-409,425), a replay (Idempotent-Replayed: true, or the winner's status and
-body again) or an error (5xx, timeout, reset). With --effect-sql and --dsn
-the count in PostgreSQL overrides what the responses claim. A target that
-sends "Server-Timing: arrival;dur=<milliseconds on its clock>" gets its
-arrival spread measured, which --window then judges.`,
+409,425), a replay (marked Idempotent-Replayed: true, or --replay-header)
+or an error (5xx, timeout, reset). Two identical successes are evidence of
+nothing: a handler that ran twice sends the same bytes twice. What decides:
+
+  an effect oracle, counting the effect per key before and after each round:
+    --effect-sql (with --dsn), --effect-url (GET, a bare integer back) or
+    --effect-cmd (prints an integer; the key in IDEMCHECK_KEY and as its
+    last argument);
+  the replay marker;
+  the calibration, once per run: a fresh key sent, then sent again after
+    its response. A refusal means the server never replays, so two
+    successes are two wins; the same bytes unmarked mean replays cannot be
+    told from wins, and a round with identical successes is unresolved
+    (exit 3) until an oracle or a marker settles it.
+
+A target that sends "Server-Timing: arrival;dur=<milliseconds on its
+clock>" gets its arrival spread measured, which --window then judges.`,
 		Example: `  idemcheck race http -X POST -H 'Idempotency-Key: {{key}}' -d '{"amount":100}' https://api.example.test/payments
-  idemcheck race http -n 8 --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL`,
+  idemcheck race http -n 8 --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL
+  idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-url 'http://localhost:8080/admin/charges/count?key={{key}}' URL
+  idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-cmd './count-charges --db staging' URL`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runRaceHTTP(c.Context(), s, o, args[0])
@@ -74,12 +95,18 @@ arrival spread measured, which --window then judges.`,
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
+	f.DurationVar(&o.settle, "settle", 100*time.Millisecond, "how long the withheld requests settle on the wire before the release")
 	f.BoolVar(&o.insecure, "insecure", false, "accept a self-signed TLS certificate")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	f.StringVar(&o.win, "win", "2xx", "statuses that mean the request performed the effect")
 	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
 	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1, run before and after each round (needs --dsn)")
 	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
+	f.StringVar(&o.effURL, "effect-url", "", "URL counting the effect for {{key}}: GET, a bare integer back")
+	f.StringVar(&o.effCmd, "effect-cmd", "", "command counting the effect: 'CMD ARGS...', split into words without a shell; the key is its last argument and in IDEMCHECK_KEY")
+	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'")
+	f.BoolVar(&o.noCalib, "no-calibrate", false, "skip the calibration (a key sent twice in sequence before the first round)")
+	f.StringArrayVar(&o.secrets, "secret-header", nil, "a header to redact wherever requests are shown (repeatable; Authorization, Cookie and Set-Cookie always are)")
 	f.BoolVar(&o.conform, "conformance", false, "also run the five sequential conformance checks")
 	f.StringVar(&o.profile, "profile", "ietf", "conformance statuses: ietf, stripe or custom (custom uses --refuse)")
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
@@ -104,14 +131,11 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 			return usageError("%v", err)
 		}
 	}
-	if o.effect != "" {
-		eff, err := racetest.NewSQLEffect(ctx, o.dsn, o.effect)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		defer eff.Close(context.Background())
-		p.Effect = eff
+	closeOracle, err := o.oracle(ctx, &p)
+	if err != nil {
+		return err
 	}
+	defer closeOracle()
 	res, err := racetest.Run(ctx, p)
 	if err != nil {
 		return usageError("race http %s: %v", url, err)
@@ -128,7 +152,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 	p := racetest.Probe{
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
 		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split,
-		Timeout: o.timeout, Deadline: o.deadline, Window: o.window,
+		Timeout: o.timeout, Deadline: o.deadline, Window: o.window, Settle: o.settle,
 		Insecure: o.insecure, Force: o.force,
 	}
 	for _, h := range o.headers {
@@ -158,11 +182,113 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 			return p, usageError("--effect-sql needs --dsn (or DATABASE_URL)")
 		}
 	}
+	oracles := 0
+	for _, f := range []string{o.effect, o.effURL, o.effCmd} {
+		if f != "" {
+			oracles++
+		}
+	}
+	if oracles > 1 {
+		return p, usageError("give one effect oracle: --effect-sql, --effect-url or --effect-cmd")
+	}
+	if p.Marker, err = racetest.ParseReplayMarker(o.marker); err != nil {
+		return p, usageError("%v", err)
+	}
+	p.NoCalibrate, p.Secrets = o.noCalib, o.secrets
+	if o.settle <= 0 {
+		return p, usageError("--settle %s: want a positive duration", o.settle)
+	}
 	p.Defaults()
 	if err := p.Validate(); err != nil {
 		return p, usageError("%v", err)
 	}
 	return p, nil
+}
+
+// oracle opens the effect oracle the flags name, if any, and returns what
+// closes it.
+func (o *raceHTTPOptions) oracle(ctx context.Context, p *racetest.Probe) (func(), error) {
+	switch {
+	case o.effect != "":
+		eff, err := racetest.NewSQLEffect(ctx, o.dsn, o.effect)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		p.Effect = eff
+		return func() { eff.Close(context.Background()) }, nil
+	case o.effURL != "":
+		eff, err := racetest.NewURLEffect(o.effURL, o.insecure, o.timeout)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		p.Effect = eff
+		return eff.Close, nil
+	case o.effCmd != "":
+		argv, err := splitWords(o.effCmd)
+		if err != nil {
+			return nil, usageError("--effect-cmd: %v", err)
+		}
+		eff, err := racetest.NewCmdEffect(argv, o.timeout)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		p.Effect = eff
+	}
+	return func() {}, nil
+}
+
+// splitWords splits a command line into words as a POSIX shell would for
+// quotes and backslashes, without running a shell: no variables, globs or
+// operators.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("%q: unterminated single quote", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("%q: unterminated double quote", s)
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, fmt.Errorf("no command given")
+	}
+	return words, nil
 }
 
 // readRaceData reads -d: literal text, or @file for a file's contents.

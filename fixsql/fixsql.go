@@ -40,12 +40,20 @@ type fix struct {
 	fix     audit.Fix
 }
 
-// firstFixes picks the first fix of every finding that is not suppressed.
+// firstFixes picks the first SQL fix of every finding that is not
+// suppressed; fixes in a framework's own language (a Rails migration) are
+// for the reader, not for a SQL file.
 func firstFixes(findings []audit.Finding) []fix {
 	var out []fix
 	for _, f := range findings {
-		if f.Suppressed == nil && len(f.Fixes) > 0 {
-			out = append(out, fix{finding: f, fix: f.Fixes[0]})
+		if f.Suppressed != nil {
+			continue
+		}
+		for _, x := range f.Fixes {
+			if x.Lang == "" {
+				out = append(out, fix{finding: f, fix: x})
+				break
+			}
 		}
 	}
 	return out

@@ -5,16 +5,18 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// columnsQuery lists the live columns of every table. attidentity exists
-// since PostgreSQL 10 and attgenerated since 12 (” when neither).
+// columnsQuery lists the live columns of every table, with whether the
+// column's type is an enum. attidentity exists since PostgreSQL 10 and
+// attgenerated since 12 (” when neither).
 const columnsQuery = domainNotNullCTE + `
 SELECT a.attrelid::int8, a.attnum, a.attname::text,
        pg_catalog.format_type(a.atttypid, a.atttypmod),
        a.attnotnull, a.attidentity <> '', a.attgenerated <> '',
-       coalesce(d.not_null, false)
+       coalesce(d.not_null, false), ty.typtype = 'e'
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
 LEFT JOIN domain_not_null d ON d.oid = a.atttypid
 WHERE c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped AND ` + systemSchemaSQL + `
 ORDER BY a.attrelid, a.attnum`
@@ -25,7 +27,7 @@ func scanColumns(rows pgx.Rows, b *builder) error {
 		attnum int16
 		c      = &catalog.Column{}
 	)
-	if err := rows.Scan(&rel, &attnum, &c.Name, &c.Type, &c.NotNull, &c.Identity, &c.Generated, &c.DomainNotNull); err != nil {
+	if err := rows.Scan(&rel, &attnum, &c.Name, &c.Type, &c.NotNull, &c.Identity, &c.Generated, &c.DomainNotNull, &c.Enum); err != nil {
 		return err
 	}
 	t := b.tables[rel]

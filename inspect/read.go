@@ -61,6 +61,7 @@ func catalogQueries(version int) []catalogQuery {
 		{"tables", tablesQuery, scanTables},
 		{"columns", columnsQuery, scanColumns},
 		{"check constraints", checksQuery, scanChecks},
+		{"foreign keys", foreignKeysQuery, scanForeignKeys},
 		{"index expressions", indexExpressionsQuery, scanIndexExpressions},
 		{"indexes", indexesQuery(version), scanIndexes},
 	}

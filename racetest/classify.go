@@ -1,7 +1,6 @@
 package racetest
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -77,22 +76,22 @@ func DefaultClassifier() Classifier {
 
 // response is what one request got back before classification.
 type response struct {
-	status   int
-	header   http.Header
-	body     []byte
-	err      error
-	replayed bool
+	status int
+	header http.Header
+	body   []byte
+	err    error
 }
 
-// classify turns one response into an outcome kind. Replays among wins are
-// found afterwards by markReplays, because they need the whole round.
-func (c Classifier) classify(r response) (OutcomeKind, string) {
+// classify turns one response into an outcome kind: a success is a win
+// until the round's evidence says otherwise (resolveRound), or a replay
+// when it carries the replay marker.
+func (c Classifier) classify(r response, replayed bool) (OutcomeKind, string) {
 	switch {
 	case r.err != nil:
 		return Error, describeErr(r.err)
 	case c.Refuse.Has(r.status):
 		return Refusal, ""
-	case c.Win.Has(r.status) && r.replayed:
+	case c.Win.Has(r.status) && replayed:
 		return Replay, ""
 	case c.Win.Has(r.status):
 		return Win, ""
@@ -100,39 +99,4 @@ func (c Classifier) classify(r response) (OutcomeKind, string) {
 		return Error, fmt.Sprintf("status %d", r.status)
 	}
 	return Error, fmt.Sprintf("unexpected status %d (neither --win nor --refuse)", r.status)
-}
-
-// markReplays turns every win whose status and body equal an earlier win's
-// (in order of response) into a replay: the server answered with the
-// winner's response again.
-func markReplays(outs []Outcome) {
-	order := make([]int, 0, len(outs))
-	for i := range outs {
-		if outs[i].Kind == Win {
-			order = append(order, i)
-		}
-	}
-	sortByElapsed(outs, order)
-	for k, i := range order {
-		for _, j := range order[:k] {
-			if outs[j].Kind == Win && outs[j].Status == outs[i].Status && bytes.Equal(outs[j].body, outs[i].body) {
-				outs[i].Kind = Replay
-				break
-			}
-		}
-	}
-}
-
-func sortByElapsed(outs []Outcome, idx []int) {
-	for a := 1; a < len(idx); a++ {
-		for b := a; b > 0 && outs[idx[b]].Elapsed < outs[idx[b-1]].Elapsed; b-- {
-			idx[b], idx[b-1] = idx[b-1], idx[b]
-		}
-	}
-}
-
-// isReplayed reads the Idempotent-Replayed header Stripe and the IETF draft
-// use.
-func isReplayed(h http.Header) bool {
-	return strings.EqualFold(strings.TrimSpace(h.Get("Idempotent-Replayed")), "true")
 }

@@ -3,10 +3,7 @@ package racetest
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 )
@@ -40,12 +37,15 @@ func ProfileNamed(name string, refuse StatusSet) (Profile, error) {
 }
 
 // Conform runs the five sequential checks of RACE.md around the burst
-// whose result is res. failBody is a payload the target fails on (check 4;
-// skipped when empty).
+// whose result is res, in the protocol the burst spoke. failBody is a
+// payload the target fails on (check 4; skipped when empty). With an
+// effect oracle every check also counts the effects it caused.
 func Conform(ctx context.Context, p Probe, prof Profile, failBody string, res *Result) []Check {
 	p.Defaults()
-	c := conformer{p: p, prof: prof, client: conformClient(p)}
-	defer c.client.CloseIdleConnections()
+	c := conformer{p: p, prof: prof, sync: res.Sync}
+	if c.sync != SyncH1 && c.sync != SyncH2 {
+		c.sync = SyncH1
+	}
 	return []Check{
 		c.retryReplays(ctx, res),
 		c.mismatchRefused(ctx),
@@ -56,28 +56,21 @@ func Conform(ctx context.Context, p Probe, prof Profile, failBody string, res *R
 }
 
 type conformer struct {
-	p      Probe
-	prof   Profile
-	client *http.Client
+	p    Probe
+	prof Profile
+	sync string
 }
 
-func conformClient(p Probe) *http.Client {
-	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: p.Insecure}} // only with --insecure
-	return &http.Client{Transport: tr, Timeout: p.Timeout}
-}
-
-// reply is one sequential response.
-type reply struct {
-	status int
-	body   []byte
-	err    error
-}
-
-func (r reply) String() string {
-	if r.err != nil {
-		return describeErr(r.err)
+func passIf(ok bool) CheckResult {
+	if ok {
+		return CheckPass
 	}
-	return fmt.Sprintf("%d %s", r.status, clip(r.body))
+	return CheckFail
+}
+
+func skipped(ch Check, why string) Check {
+	ch.Result, ch.Sent, ch.Got, ch.Detail = CheckSkipped, "nothing", "nothing", "skipped: "+why
+	return ch
 }
 
 func clip(b []byte) string {
@@ -89,51 +82,67 @@ func clip(b []byte) string {
 }
 
 // send renders the probe's request with v, optionally with another body
-// and without the headers that carry the key.
-func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropKey bool) (reply, string) {
+// and without the headers that carry the key, and sends it once.
+func (c *conformer) send(ctx context.Context, v RoundValues, body *string, dropKey bool) (response, string) {
 	r, err := renderRequest(&c.p, v)
 	if err != nil {
-		return reply{err: err}, ""
+		return response{err: err}, ""
 	}
 	if body != nil {
 		r.body = []byte(*body)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, c.p.URL.Render(v), bytes.NewReader(r.body))
-	if err != nil {
-		return reply{err: err}, ""
-	}
-	sent := r.method + " " + r.target.requestPath
-	for i, h := range r.header {
-		tmpl := string(c.p.Header[i].Value)
-		if dropKey && (strings.Contains(tmpl, "{{key}}") || strings.Contains(tmpl, "{{uuid}}")) {
-			continue
+	if dropKey {
+		kept := r.header[:0:0]
+		for i, h := range r.header {
+			tmpl := string(c.p.Header[i].Value)
+			if !strings.Contains(tmpl, "{{key}}") && !strings.Contains(tmpl, "{{uuid}}") {
+				kept = append(kept, h)
+			}
 		}
-		req.Header.Add(h.Name, string(h.Value))
-		sent += fmt.Sprintf(" [%s: %s]", h.Name, h.Value)
+		r.header = kept
 	}
-	if len(r.body) > 0 {
-		sent += " " + clip(r.body)
-	}
-	resp, err := c.client.Do(req)
+	resp, err := sendOne(ctx, &c.p, c.sync, r)
 	if err != nil {
-		return reply{err: err}, sent
+		resp = response{err: err}
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	return reply{status: resp.StatusCode, body: b, err: err}, sent
+	return resp, showRequest(r, c.p.Secrets)
+}
+
+func (c *conformer) show(r response) string { return showResponse(r, c.p.Marker) }
+
+func (c *conformer) won(r response) bool {
+	return r.err == nil && c.p.Classifier.Win.Has(r.status)
 }
 
 func (c *conformer) fresh(tag string) RoundValues {
 	return NewRoundValues(c.p.RunID+"-"+tag, 0)
 }
 
-// 1: a retry after the burst returns the winner's response.
+// count reads the oracle for v; ok is false without an oracle or when it
+// failed (then the error is in detail).
+func (c *conformer) count(ctx context.Context, v RoundValues, detail *string) (int64, bool) {
+	if c.p.Effect == nil {
+		return 0, false
+	}
+	n, err := c.p.Effect.Count(ctx, v)
+	if err != nil {
+		*detail = fmt.Sprintf("%s failed: %v", c.p.Effect.Evidence(), err)
+		return 0, false
+	}
+	return n, true
+}
+
+// 1: a retry after the burst returns the winner's response, and with an
+// oracle it does not run the effect again.
 func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
 	ch := Check{Name: "a retry after the burst returns the winner's response"}
 	var round *Round
 	var winner *Outcome
 	for i := len(res.Rounds) - 1; i >= 0 && winner == nil; i-- {
 		r := &res.Rounds[i]
+		if r.Wins() != 1 {
+			continue
+		}
 		for k := range r.Outcomes {
 			if r.Outcomes[k].Kind == Win {
 				round, winner = r, &r.Outcomes[k]
@@ -142,13 +151,25 @@ func (c *conformer) retryReplays(ctx context.Context, res *Result) Check {
 		}
 	}
 	if winner == nil {
-		ch.Sent, ch.Got, ch.Detail = "nothing", "nothing", "no round had a win to retry"
-		return ch
+		return skipped(ch, "no round had exactly one win to retry")
 	}
+	before, counted := c.count(ctx, round.values, &ch.Detail)
 	got, sent := c.send(ctx, round.values, nil, false)
-	ch.Sent, ch.Got = sent+" (key of round "+fmt.Sprint(round.Index)+")", got.String()
-	ch.Pass = got.err == nil && got.status == winner.Status && bytes.Equal(got.body, winner.body)
-	if !ch.Pass {
+	ch.Sent, ch.Got = sent+" (key of round "+fmt.Sprint(round.Index)+")", c.show(got)
+	same := got.err == nil && got.status == winner.Status && bytes.Equal(got.body, winner.body)
+	ch.Result = passIf(same)
+	if counted {
+		after, ok := c.count(ctx, round.values, &ch.Detail)
+		switch {
+		case !ok:
+			ch.Result = CheckFail
+		case after != before:
+			ch.Result = CheckFail
+			ch.Detail = fmt.Sprintf("the retry ran the effect again: %s went from %d to %d", c.p.Effect.Evidence(), before, after)
+			return ch
+		}
+	}
+	if !same {
 		ch.Detail = fmt.Sprintf("the winner got %d %s", winner.Status, clip(winner.body))
 	}
 	return ch
@@ -161,18 +182,19 @@ func (c *conformer) mismatchRefused(ctx context.Context) Check {
 	v := c.fresh("mismatch")
 	first, _ := c.send(ctx, v, nil, false)
 	other := differentPayload(c.p.Body.Render(v))
-	before, _ := c.count(ctx, v.Key)
+	before, counted := c.count(ctx, v, &ch.Detail)
 	got, sent := c.send(ctx, v, &other, false)
-	after, _ := c.count(ctx, v.Key)
-	ch.Sent, ch.Got = sent, got.String()
-	ch.Pass = first.err == nil && got.err == nil && c.prof.Mismatch.Has(got.status) &&
-		bytes.Contains(got.body, []byte(c.prof.MismatchBody)) && before == after
+	after, _ := c.count(ctx, v, &ch.Detail)
+	ch.Sent, ch.Got = sent, c.show(got)
+	ch.Result = passIf(got.err == nil && c.prof.Mismatch.Has(got.status) &&
+		bytes.Contains(got.body, []byte(c.prof.MismatchBody)) && before == after)
 	switch {
-	case first.err != nil || !c.p.Classifier.Win.Has(first.status):
-		ch.Pass, ch.Detail = false, "the first request was not a win: "+first.String()
-	case before != after:
-		ch.Detail = fmt.Sprintf("the refused request still had an effect (%d -> %d)", before, after)
-	case !ch.Pass:
+	case !c.won(first):
+		ch.Result, ch.Detail = CheckFail, "the first request was not a win: "+c.show(first)
+	case counted && before != after:
+		ch.Result = CheckFail
+		ch.Detail = fmt.Sprintf("the refused request still had an effect: %s went from %d to %d", c.p.Effect.Evidence(), before, after)
+	case ch.Result == CheckFail && ch.Detail == "":
 		ch.Detail = fmt.Sprintf("profile %s wants %s", c.prof.Name, c.prof.describeMismatch())
 	}
 	return ch
@@ -217,34 +239,38 @@ func differentPayload(body string) string {
 func (c *conformer) missingKeyRefused(ctx context.Context) Check {
 	ch := Check{Name: "a request without a key is refused"}
 	if c.prof.Missing == nil {
-		ch.Pass, ch.Sent, ch.Got, ch.Detail = true, "nothing", "nothing", "profile "+c.prof.Name+" does not require a key"
-		return ch
+		return skipped(ch, "profile "+c.prof.Name+" does not require a key")
 	}
 	got, sent := c.send(ctx, c.fresh("missing"), nil, true)
-	ch.Sent, ch.Got = sent, got.String()
-	ch.Pass = got.err == nil && c.prof.Missing.Has(got.status)
-	if !ch.Pass {
+	ch.Sent, ch.Got = sent, c.show(got)
+	ch.Result = passIf(got.err == nil && c.prof.Missing.Has(got.status))
+	if ch.Result == CheckFail {
 		ch.Detail = fmt.Sprintf("profile %s wants %v", c.prof.Name, c.prof.Missing)
 	}
 	return ch
 }
 
 // 4: after a request that fails, a retry with the same key is processed
-// again.
+// again; with an oracle, the retry must have performed the effect.
 func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) Check {
 	ch := Check{Name: "a failed attempt releases its key"}
 	if failBody == "" {
-		ch.Pass, ch.Sent, ch.Got, ch.Detail = true, "nothing", "nothing", "skipped: give --fail-data with a payload the target fails on"
-		return ch
+		return skipped(ch, "give --fail-data with a payload the target fails on")
 	}
 	v := c.fresh("failed")
 	failed, sent1 := c.send(ctx, v, &failBody, false)
+	before, counted := c.count(ctx, v, &ch.Detail)
 	retry, sent2 := c.send(ctx, v, nil, false)
+	after, _ := c.count(ctx, v, &ch.Detail)
 	ch.Sent = sent1 + ", then " + sent2
-	ch.Got = failed.String() + ", then " + retry.String()
-	ch.Pass = failed.err == nil && !c.p.Classifier.Win.Has(failed.status) && retry.err == nil && c.p.Classifier.Win.Has(retry.status)
-	if !ch.Pass {
+	ch.Got = c.show(failed) + ", then " + c.show(retry)
+	ch.Result = passIf(failed.err == nil && !c.p.Classifier.Win.Has(failed.status) && c.won(retry))
+	switch {
+	case ch.Result == CheckFail:
 		ch.Detail = "the retry after a failure must be processed again (a failed attempt must not keep its slot)"
+	case counted && after-before != 1:
+		ch.Result = CheckFail
+		ch.Detail = fmt.Sprintf("the retry answered %d but %s went from %d to %d", retry.status, c.p.Effect.Evidence(), before, after)
 	}
 	return ch
 }
@@ -252,34 +278,42 @@ func (c *conformer) failureReleasesSlot(ctx context.Context, failBody string) Ch
 // 5: concurrent requests with different keys each perform their effect.
 func (c *conformer) distinctKeysEachWin(ctx context.Context) Check {
 	ch := Check{Name: "concurrent requests with different keys each win"}
-	replies := make([]reply, c.p.N)
+	replies := make([]response, c.p.N)
+	vals := make([]RoundValues, c.p.N)
 	var wg sync.WaitGroup
 	for i := range replies {
-		v := c.fresh(fmt.Sprintf("distinct%d", i))
+		vals[i] = c.fresh(fmt.Sprintf("distinct%d", i))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			replies[i], _ = c.send(ctx, v, nil, false)
+			replies[i], _ = c.send(ctx, vals[i], nil, false)
 		}()
 	}
 	wg.Wait()
 	ch.Sent = fmt.Sprintf("%d requests at once, each with its own key", c.p.N)
 	var got []string
-	ch.Pass = true
+	ok := true
 	for _, r := range replies {
-		got = append(got, r.String())
-		ch.Pass = ch.Pass && r.err == nil && c.p.Classifier.Win.Has(r.status)
+		got = append(got, c.show(r))
+		ok = ok && c.won(r)
 	}
 	ch.Got = strings.Join(got, "; ")
-	if !ch.Pass {
+	ch.Result = passIf(ok)
+	if !ok {
 		ch.Detail = "a gate must not refuse requests whose keys differ"
+		return ch
+	}
+	if c.p.Effect != nil {
+		for i, v := range vals {
+			n, counted := c.count(ctx, v, &ch.Detail)
+			if !counted || n != 1 {
+				ch.Result = CheckFail
+				if counted {
+					ch.Detail = fmt.Sprintf("request %d answered %d but %s was %d", i+1, replies[i].status, c.p.Effect.Evidence(), n)
+				}
+				break
+			}
+		}
 	}
 	return ch
-}
-
-func (c *conformer) count(ctx context.Context, key string) (int64, error) {
-	if c.p.Effect == nil {
-		return 0, nil
-	}
-	return c.p.Effect.Count(ctx, key)
 }

@@ -85,11 +85,20 @@ func spin(d time.Duration) {
 	}
 }
 
+// ServeEffects answers GET ?key=K with the bare count of K's claims: the
+// gate's own count, for --effect-url.
+func (g *Gate) ServeEffects(w http.ResponseWriter, r *http.Request) {
+	fmt.Fprintf(w, "%d\n", g.Effects(r.URL.Query().Get("key")))
+}
+
 // DemoServer is a loopback HTTP/1.1 server for one handler.
 type DemoServer struct {
 	URL string
-	srv *http.Server
-	wg  sync.WaitGroup
+	// EffectsURL is the gate's count for --effect-url, when the server
+	// serves a Gate.
+	EffectsURL string
+	srv        *http.Server
+	wg         sync.WaitGroup
 }
 
 // StartDemoServer serves h on a fresh loopback port.
@@ -98,7 +107,14 @@ func StartDemoServer(h http.Handler) (*DemoServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo target: %v", err)
 	}
-	d := &DemoServer{URL: "http://" + ln.Addr().String() + "/claims", srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	base := "http://" + ln.Addr().String()
+	d := &DemoServer{URL: base + "/claims", srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	if g, ok := h.(*Gate); ok {
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /effects", g.ServeEffects)
+		mux.Handle("/", g)
+		d.srv.Handler, d.EffectsURL = mux, base+"/effects?key={{key}}"
+	}
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()

@@ -9,9 +9,11 @@ import (
 	"time"
 )
 
-// WriteText writes the result for people: the header line, one line per
-// round when verbose, the worst round always, then the verdict with its
-// cause or confidence.
+// WriteText writes the result for people: the header line, the
+// calibration, one line per round when verbose, the worst round always,
+// disagreements between the oracle and the responses, the conformance
+// checks, then the verdict with its cause or confidence. When conformance
+// ran, the last line folds its failures into the result.
 func WriteText(w io.Writer, res *Result, verbose bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "race %s %s: n=%d, %d rounds, sync %s", res.Method, res.Target, res.N, len(res.Rounds), res.Sync)
@@ -21,9 +23,26 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	if res.Window > 0 {
 		fmt.Fprintf(&b, ", window %s", fmtDuration(res.Window))
 	}
+	if res.Oracle != "" {
+		fmt.Fprintf(&b, ", oracle %s", strings.TrimPrefix(res.Oracle, "the "))
+	}
 	b.WriteString("\n")
+	if verbose {
+		for _, n := range res.Notes {
+			fmt.Fprintf(&b, "note: %s\n", n)
+		}
+	}
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", warn)
+	}
+	if c := res.Calibration; c != nil {
+		fmt.Fprintf(&b, "calibration: %s: %s\n", c.Signature, c.Sentence)
+		if c.First.Request != "" && (verbose || c.Signature == SigDifferent || c.Signature == SigUnknown) {
+			fmt.Fprintf(&b, "  sent: %s\n  got:  %s\n", c.First.Request, c.First.Response)
+			if c.Retry.Response != "" {
+				fmt.Fprintf(&b, "  then: %s\n", c.Retry.Response)
+			}
+		}
 	}
 	if verbose {
 		for i := range res.Rounds {
@@ -37,18 +56,19 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		}
 		fmt.Fprintf(&b, "%s: %s\n", label, RoundLine(r))
 	}
+	writeDisagreements(&b, res.Rounds, verbose)
 	for _, c := range res.Conformance {
-		mark := "pass"
-		if !c.Pass {
-			mark = "FAIL"
+		mark := map[CheckResult]string{CheckPass: "pass", CheckFail: "FAIL", CheckSkipped: "skipped"}[c.Result]
+		fmt.Fprintf(&b, "conformance %s: %s\n", mark, c.Name)
+		if c.Result != CheckSkipped {
+			fmt.Fprintf(&b, "  sent: %s\n  got:  %s\n", c.Sent, c.Got)
 		}
-		fmt.Fprintf(&b, "conformance %s: %s\n  sent: %s\n  got:  %s\n", mark, c.Name, c.Sent, c.Got)
 		if c.Detail != "" {
 			fmt.Fprintf(&b, "  %s\n", c.Detail)
 		}
 	}
 	if len(res.Conformance) > 0 {
-		fmt.Fprintf(&b, "conformance: %d of %d checks failed\n", res.ConformanceFailures(), len(res.Conformance))
+		fmt.Fprintf(&b, "conformance: %s\n", conformanceCounts(res))
 	}
 	fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(string(res.Verdict.Status)), res.Verdict.Sentence)
 	if res.Verdict.Detail != "" {
@@ -63,15 +83,66 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	if res.Verdict.Confidence != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Confidence)
 	}
+	if len(res.Conformance) > 0 {
+		b.WriteString(FinalLine(res) + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// RoundLine summarises one round: counts, statuses, timings.
+// conformanceCounts is "1 of 5 checks failed (3 passed, 1 skipped)".
+func conformanceCounts(res *Result) string {
+	return fmt.Sprintf("%d of %d checks failed (%d passed, %d skipped)", res.ConformanceFailures(),
+		len(res.Conformance), res.ConformanceCount(CheckPass), res.ConformanceCount(CheckSkipped))
+}
+
+// FinalLine states the race and the conformance checks together, so that
+// the last line never says the gate holds when the run fails:
+// "FAIL: the race held; 1 of 5 conformance checks failed (3 passed, 1 skipped)".
+func FinalLine(res *Result) string {
+	race := map[Status]string{Holds: "the race held", Broken: "the race found the gate broken", Inconclusive: "the race was inconclusive"}[res.Verdict.Status]
+	word := strings.ToUpper(string(res.Overall()))
+	if res.Verdict.Status != Broken && res.ConformanceFailures() > 0 {
+		word = "FAIL"
+	}
+	return fmt.Sprintf("%s: %s; %d of %d conformance checks failed (%d passed, %d skipped)", word, race,
+		res.ConformanceFailures(), len(res.Conformance), res.ConformanceCount(CheckPass), res.ConformanceCount(CheckSkipped))
+}
+
+// writeDisagreements lists the rounds where the oracle's count contradicts
+// the responses: all of them with -v, else the first three.
+func writeDisagreements(b *strings.Builder, rounds []Round, verbose bool) {
+	shown, total := 0, 0
+	for i := range rounds {
+		r := &rounds[i]
+		if r.Disagreement == "" {
+			continue
+		}
+		total++
+		if verbose || shown < 3 {
+			fmt.Fprintf(b, "disagreement: round %d: %s (the count decided)\n", r.Index, r.Disagreement)
+			shown++
+		}
+	}
+	if total > shown {
+		fmt.Fprintf(b, "disagreement: %d more rounds (-v shows them)\n", total-shown)
+	}
+}
+
+// RoundLine summarises one round: counts, statuses, timings, evidence.
 func RoundLine(r *Round) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round %d: %s, %s, %s, %s", r.Index, plural(r.Count(Win), "win"),
-		plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"), plural(r.Count(Error), "error"))
+	// With an oracle the count, not the responses, says how many won: the
+	// unmarked successes are shown as what they are.
+	winWord := "win"
+	if r.Effects != nil {
+		winWord = "success"
+	}
+	fmt.Fprintf(&b, "round %d: %s", r.Index, plural(r.Count(Win), winWord))
+	if n := r.Count(Undecided); n > 0 {
+		fmt.Fprintf(&b, ", %s", plural(n, "win-or-replay"))
+	}
+	fmt.Fprintf(&b, ", %s, %s, %s", plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"), plural(r.Count(Error), "error"))
 	if n := r.Count(Serialization); n > 0 {
 		fmt.Fprintf(&b, ", %s", plural(n, "serialization failure"))
 	}
@@ -104,6 +175,9 @@ func RoundLine(r *Round) string {
 		b.WriteString(" (wider than the window)")
 	}
 	fmt.Fprintf(&b, "; responses after %s", strings.Join(times, " "))
+	if r.Evidence != "" {
+		fmt.Fprintf(&b, "; evidence: %s", r.Evidence)
+	}
 	return b.String()
 }
 
@@ -111,6 +185,7 @@ func RoundLine(r *Round) string {
 func WriteJSON(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "<redacted>", not "\u003credacted\u003e"
 	return enc.Encode(res)
 }
 
@@ -130,6 +205,9 @@ func fmtDuration(d time.Duration) string {
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return strconv.Itoa(n) + " " + noun + "es"
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -12,10 +12,15 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // brokenResult is a fixed result: round 2 has two wins, round 3 had an
-// error that the broken verdict outranks.
+// error that the broken verdict outranks. The calibration found that the
+// server refuses a finished key, so its two 201s are two wins.
 func brokenResult() *Result {
 	arrival := 12 * time.Microsecond
-	return &Result{
+	cal := &Calibration{Key: "k0", Signature: SigRefuses, RefusedWith: 409,
+		Sentence: "the retry of a finished key was refused with 409: this server never replays a success, so two successes in a round are two wins",
+		First:    Exchange{Request: "POST /claims [Idempotency-Key: k0] [Authorization: <redacted>]", Response: "201 {\"status\":\"charged\"}"},
+		Retry:    Exchange{Request: "POST /claims [Idempotency-Key: k0] [Authorization: <redacted>]", Response: "409 key already claimed"}}
+	res := &Result{Calibration: cal,
 		Target: "http://127.0.0.1:8080/claims", Method: "POST", N: 2, Sync: SyncH1, Split: SplitHeaders,
 		Rounds: []Round{
 			{Index: 1, Key: "k1", ReleaseSpread: 20 * time.Microsecond, Outcomes: []Outcome{
@@ -29,11 +34,15 @@ func brokenResult() *Result {
 				{Request: 2, Kind: Error, Err: "timeout", Elapsed: 5 * time.Second}}},
 		},
 	}
+	for i := range res.Rounds {
+		resolveRound(&res.Rounds[i], cal, "")
+	}
+	return res
 }
 
 func TestTextGolden(t *testing.T) {
 	res := brokenResult()
-	res.Verdict = Judge(res.Rounds)
+	res.Verdict = Judge(res.Rounds, res.Calibration)
 	for _, c := range []struct {
 		name    string
 		verbose bool
@@ -48,7 +57,7 @@ func TestTextGolden(t *testing.T) {
 
 func TestJSONGolden(t *testing.T) {
 	res := brokenResult()
-	res.Verdict = Judge(res.Rounds)
+	res.Verdict = Judge(res.Rounds, res.Calibration)
 	var b bytes.Buffer
 	if err := WriteJSON(&b, res); err != nil {
 		t.Fatal(err)

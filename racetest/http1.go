@@ -168,7 +168,7 @@ func readH1From(r io.Reader) response {
 	if len(body) > maxBody {
 		return response{status: resp.StatusCode, err: errBodyTooLong}
 	}
-	return response{status: resp.StatusCode, header: resp.Header, body: body, replayed: isReplayed(resp.Header)}
+	return response{status: resp.StatusCode, header: resp.Header, body: body}
 }
 
 // errRecorder keeps the connection's first read error other than EOF. bufio's

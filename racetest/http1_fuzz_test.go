@@ -39,7 +39,7 @@ func FuzzReadH1(f *testing.F) {
 		if counted.n > maxHead+maxBody {
 			t.Fatalf("read %d bytes from the connection, bound %d", counted.n, maxHead+maxBody)
 		}
-		kind, detail := Classifier{}.classify(r)
+		kind, detail := Classifier{}.classify(r, false)
 		if kind == "" && detail == "" && r.err == nil && r.status == 0 {
 			t.Fatalf("a response with no status and no error: %+v", r)
 		}

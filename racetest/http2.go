@@ -344,5 +344,4 @@ func readH2Headers(r *response, f *http2.MetaHeadersFrame) {
 	for _, hf := range f.RegularFields() {
 		r.header.Add(hf.Name, hf.Value)
 	}
-	r.replayed = isReplayed(r.header)
 }

@@ -40,12 +40,6 @@ type Header struct {
 	Value Template
 }
 
-// EffectCounter counts a round's side effect (for --effect-sql): the probe
-// calls it before and after each round with the round's key.
-type EffectCounter interface {
-	Count(ctx context.Context, key string) (int64, error)
-}
-
 // Probe describes an HTTP race: the request, how many at once, how many
 // rounds, how they are synchronised and how responses are classified.
 type Probe struct {
@@ -72,9 +66,21 @@ type Probe struct {
 	Insecure   bool
 	Force      bool
 	Classifier Classifier
-	Effect     EffectCounter
+	// Effect is the effect oracle; nil when there is none.
+	Effect EffectCounter
+	// Marker is the header by which the server marks a replay.
+	Marker ReplayMarker
+	// NoCalibrate skips the calibration: identical successes are then
+	// unresolved unless the oracle counts them.
+	NoCalibrate bool
+	// Secrets are header names redacted wherever a request is shown, on
+	// top of Authorization, Proxy-Authorization, Cookie and Set-Cookie.
+	Secrets []string
 	// RunID makes keys unique across runs; empty means a random one.
 	RunID string
+
+	// contentTypeNote says which Content-Type Defaults chose for the body.
+	contentTypeNote string
 }
 
 // Defaults fills zero fields with the documented defaults.
@@ -109,9 +115,13 @@ func (p *Probe) Defaults() {
 	if p.Classifier.Refuse == nil {
 		p.Classifier.Refuse = DefaultClassifier().Refuse
 	}
+	if p.Marker.Name == "" {
+		p.Marker = DefaultReplayMarker()
+	}
 	if p.RunID == "" {
 		p.RunID = NewRunID()
 	}
+	p.defaultContentType()
 }
 
 // Validate rejects settings that cannot run or that need Force.
@@ -159,19 +169,33 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
 
-	res := &Result{Target: string(p.URL), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	res := &Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	if p.contentTypeNote != "" {
+		res.Notes = append(res.Notes, p.contentTypeNote)
+	}
 	sync, warn, err := chooseSync(ctx, &p)
 	if err != nil {
 		return nil, err
 	}
 	res.Sync = sync
 	res.Warnings = append(res.Warnings, warn...)
+	if p.Effect != nil {
+		res.Oracle = p.Effect.Evidence()
+	}
+	if p.NoCalibrate {
+		res.Calibration = skippedCalibration()
+	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
+		return nil, err
+	}
 	for i := 1; i <= p.Rounds; i++ {
 		if ctx.Err() != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", p.Deadline, i-1, p.Rounds))
 			break
 		}
 		round, warn, err := runRound(ctx, &p, sync, i)
+		if err == nil {
+			resolveRound(&round, res.Calibration, res.Oracle)
+		}
 		if err != nil {
 			if i == 1 {
 				return nil, err
@@ -184,7 +208,7 @@ func Run(ctx context.Context, p Probe) (*Result, error) {
 		res.Warnings = appendOnce(res.Warnings, warn...)
 		res.Rounds = append(res.Rounds, round)
 	}
-	res.Verdict = Judge(res.Rounds)
+	res.Verdict = Judge(res.Rounds, res.Calibration)
 	return res, nil
 }
 
@@ -220,8 +244,8 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 	}
 	var before int64
 	if p.Effect != nil {
-		if before, err = p.Effect.Count(ctx, vals.Key); err != nil {
-			return Round{}, nil, fmt.Errorf("--effect-sql before the round: %w", err)
+		if before, err = p.Effect.Count(ctx, vals); err != nil {
+			return Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
 		}
 	}
 	var b burst
@@ -236,17 +260,17 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (Round, []strin
 	}
 	round := Round{Index: i, Key: vals.Key, values: vals, ReleaseSpread: b.spread}
 	for k, r := range b.responses {
-		kind, msg := p.Classifier.classify(r)
-		o := Outcome{Request: k + 1, Kind: kind, Status: r.status, Err: msg, Replayed: r.replayed, Elapsed: b.elapsed[k], body: r.body}
+		replayed := p.Marker.marks(r.header)
+		kind, msg := p.Classifier.classify(r, replayed)
+		o := Outcome{Request: k + 1, Kind: kind, Status: r.status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], body: r.body}
 		o.Arrival = serverArrival(r.header)
 		round.Outcomes = append(round.Outcomes, o)
 	}
-	markReplays(round.Outcomes)
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
 	if p.Effect != nil {
-		after, err := p.Effect.Count(ctx, vals.Key)
+		after, err := p.Effect.Count(ctx, vals)
 		if err != nil {
-			return Round{}, warn, fmt.Errorf("--effect-sql after the round: %w", err)
+			return Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
 		}
 		n := int(after - before)
 		round.Effects = &n

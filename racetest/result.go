@@ -19,6 +19,10 @@ const (
 	Refusal OutcomeKind = "refusal"
 	// Replay means the server answered with the winner's response again.
 	Replay OutcomeKind = "replay"
+	// Undecided is a success that cannot be told from a replay: it has the
+	// bytes of an earlier success of its round, carries no replay marker,
+	// and no effect oracle counted the round (RACE.md, "Classification").
+	Undecided OutcomeKind = "win-or-replay"
 	// Error is a 5xx, a timeout or a reset: nothing can be said about it.
 	Error OutcomeKind = "error"
 	// Serialization is a database serialization failure (SQLSTATE 40001),
@@ -58,9 +62,19 @@ type Round struct {
 	// StartSpread is, for SQL probes, the spread of the workers' start
 	// after the barrier, on the server's clock (clock_timestamp()).
 	StartSpread *time.Duration `json:"start_spread_ns,omitempty"`
-	// Effects is the side-effect count from --effect-sql; when set it
-	// overrides what the responses claim.
+	// Effects is the side-effect count from the effect oracle; when set it
+	// decides the round, whatever the responses claim.
 	Effects *int `json:"effects,omitempty"`
+	// Evidence says what decided the round's number of wins, in words
+	// ("the PostgreSQL count was 2", "two 201s with different bodies").
+	Evidence string `json:"evidence,omitempty"`
+	// Unresolved is set when the round had two or more identical
+	// successes, no oracle counted it and nothing tells a replay from a
+	// win: the round cannot be judged.
+	Unresolved bool `json:"unresolved,omitempty"`
+	// Disagreement is set when the oracle's count contradicts what the
+	// responses show; the count decided.
+	Disagreement string `json:"disagreement,omitempty"`
 	// TooWide is set when the spread exceeded the configured window.
 	TooWide bool `json:"too_wide,omitempty"`
 }
@@ -117,6 +131,14 @@ type Result struct {
 	Rounds   []Round       `json:"rounds"`
 	Verdict  Verdict       `json:"verdict"`
 	Warnings []string      `json:"warnings,omitempty"`
+	// Oracle names the effect oracle that counted each round, if any.
+	Oracle string `json:"oracle,omitempty"`
+	// Calibration is what the server did with a finished key, probed once
+	// before the first round; nil for SQL probes.
+	Calibration *Calibration `json:"calibration,omitempty"`
+	// Notes are facts about the run a person may want to check (the
+	// Content-Type chosen for the body); text output shows them with -v.
+	Notes []string `json:"notes,omitempty"`
 	// Conformance holds the sequential checks when they were asked for.
 	Conformance []Check `json:"conformance,omitempty"`
 	// Diagnosis names, for a broken SQL claim, the unique index that should
@@ -134,22 +156,44 @@ func (r *Result) Round(i int) *Round {
 	return nil
 }
 
+// CheckResult is how one conformance check ended.
+type CheckResult string
+
+const (
+	CheckPass    CheckResult = "pass"
+	CheckFail    CheckResult = "fail"
+	CheckSkipped CheckResult = "skipped"
+)
+
 // Check is one conformance probe's result.
 type Check struct {
-	Name   string `json:"name"`
-	Pass   bool   `json:"pass"`
-	Sent   string `json:"sent"`
-	Got    string `json:"got"`
-	Detail string `json:"detail,omitempty"`
+	Name   string      `json:"name"`
+	Result CheckResult `json:"result"`
+	Sent   string      `json:"sent"`
+	Got    string      `json:"got"`
+	Detail string      `json:"detail,omitempty"`
 }
 
-// ConformanceFailures counts the conformance checks that failed.
-func (r *Result) ConformanceFailures() int {
+// ConformanceCount counts the conformance checks that ended with cr.
+func (r *Result) ConformanceCount(cr CheckResult) int {
 	n := 0
 	for _, c := range r.Conformance {
-		if !c.Pass {
+		if c.Result == cr {
 			n++
 		}
 	}
 	return n
+}
+
+// ConformanceFailures counts the conformance checks that failed.
+func (r *Result) ConformanceFailures() int { return r.ConformanceCount(CheckFail) }
+
+// Overall folds the conformance checks into the verdict: a failed check
+// fails the run as a broken gate does (exit 1), whatever the race said; a
+// skipped check changes nothing.
+func (r *Result) Overall() Status {
+	if r.Verdict.Status == Broken || r.ConformanceFailures() > 0 {
+		return Broken
+	}
+	return r.Verdict.Status
 }

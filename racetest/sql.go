@@ -187,7 +187,7 @@ func RunSQL(ctx context.Context, p SQLProbe) (*Result, error) {
 			res.Diagnosis = run.diagnose(ctx, round.Index, written)
 		}
 	}
-	res.Verdict = Judge(res.Rounds)
+	res.Verdict = Judge(res.Rounds, nil)
 	return res, nil
 }
 

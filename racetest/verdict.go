@@ -12,27 +12,42 @@ import (
 // Causes named by verdicts. Their wording is part of the interface (RACE.md):
 // a CI log line must tell the reader where to look.
 const (
-	brokenCause = "Usual causes: a read-then-write in application code, a unique " +
-		"constraint that is missing, or one with a nullable key part (run `idemcheck inspect` on the table)."
-	refusedCause = "Usual causes: a slot still occupied by an earlier attempt (a failed attempt " +
+	brokenCause = "Usual causes: a read-then-write claim, or a unique constraint that is " +
+		"missing or has a nullable key part (run `idemcheck inspect` on the table)."
+	sequentialCause = "Usual causes: no gate on this route, a gate that does not read this key, " +
+		"or a claim whose unique constraint is missing or has a nullable key part (run `idemcheck inspect` on the table)."
+	refusedCause = "Usual causes: a slot held by an earlier attempt (a failed attempt " +
 		"must release its slot, never leave an \"error\" row in it), a key reused across rounds, " +
-		"or the claim's type or route not being registered."
+		"or a claim type or route that is not registered."
 	inconclusiveCause = "Errors, timeouts and spreads wider than the race window say nothing " +
 		"about the gate; fix the target or widen --window and run again."
+	settleCause = "Settle it with an effect oracle that counts the effect per key " +
+		"(--effect-sql, --effect-url or --effect-cmd), or a replay marker the server sets on " +
+		"replays (--replay-header, default Idempotent-Replayed: true)."
 )
 
-// Judge turns the rounds into a verdict. A round with more than one win
-// breaks the gate; a round where every request was refused means the gate
-// refused even the first claim; errors and too-wide spreads are
-// inconclusive; otherwise the gate held in every round.
-func Judge(rounds []Round) Verdict {
+// Judge turns the rounds into a verdict, on evidence only. The
+// calibration counted two effects for one key retried in sequence, or a
+// round has more than one win: the gate is broken. A round where every
+// request was refused: the gate refused even the first claim. Errors,
+// too-wide spreads and unresolved rounds: inconclusive. Otherwise the gate
+// held in every round. cal is nil for SQL probes.
+func Judge(rounds []Round, cal *Calibration) Verdict {
+	if cal.Broken() {
+		return Verdict{
+			Status: Broken,
+			Sentence: fmt.Sprintf("the calibration retry ran the effect again: %s was %d for one key sent twice in sequence (%s)",
+				cal.oracle, *cal.Effects, cal.Key),
+			Cause: sequentialCause,
+		}
+	}
 	if len(rounds) == 0 {
 		return Verdict{Status: Inconclusive, Sentence: "no round completed", Cause: inconclusiveCause}
 	}
 	if r := worstBroken(rounds); r != nil {
 		return Verdict{
 			Status:     Broken,
-			Sentence:   fmt.Sprintf("%d wins in round %d: the claim is a read-then-write or its unique index has a hole", r.Wins(), r.Index),
+			Sentence:   fmt.Sprintf("%d wins in round %d (%s): the claim is a read-then-write or its unique index has a hole", r.Wins(), r.Index, r.evidence()),
 			Cause:      brokenCause,
 			Detail:     fmt.Sprintf("%d of %d rounds had more than one win.", countRounds(rounds, func(r *Round) bool { return r.Wins() > 1 }), len(rounds)),
 			WorstRound: r.Index,
@@ -47,6 +62,7 @@ func Judge(rounds []Round) Verdict {
 			return refusedVerdict(r)
 		}
 	}
+	undecided := func(r *Round) bool { return inconclusiveReason(r) != "" || r.Unresolved }
 	for i := range rounds {
 		r := &rounds[i]
 		if reason := inconclusiveReason(r); reason != "" {
@@ -54,23 +70,82 @@ func Judge(rounds []Round) Verdict {
 				Status:     Inconclusive,
 				Sentence:   fmt.Sprintf("inconclusive: round %d %s", r.Index, reason),
 				Cause:      inconclusiveCause,
-				Detail:     fmt.Sprintf("%d of %d rounds could not be judged.", countRounds(rounds, func(r *Round) bool { return inconclusiveReason(r) != "" }), len(rounds)),
+				Detail:     fmt.Sprintf("%d of %d rounds could not be judged.", countRounds(rounds, undecided), len(rounds)),
 				WorstRound: r.Index,
 			}
 		}
 	}
+	if n := countRounds(rounds, func(r *Round) bool { return r.Unresolved }); n > 0 {
+		first := firstRound(rounds, func(r *Round) bool { return r.Unresolved })
+		return Verdict{
+			Status: Inconclusive,
+			Sentence: fmt.Sprintf("%d of %d rounds are unresolved; round %d had %s",
+				n, len(rounds), first.Index, first.Evidence),
+			Cause:      settleCause,
+			WorstRound: first.Index,
+		}
+	}
+	if cal.unresolved() {
+		return Verdict{
+			Status: Inconclusive,
+			Sentence: fmt.Sprintf("every round had exactly one win, but the calibration retry is unresolved: it got %s, "+
+				"so whether it ran the effect again cannot be told", cal.retryWords()),
+			Cause: settleCause,
+		}
+	}
 	return Verdict{
 		Status:     Holds,
-		Sentence:   fmt.Sprintf("the gate held: exactly one win in each of %d rounds", len(rounds)),
+		Sentence:   fmt.Sprintf("the gate held: exactly one win in each of %d rounds (%s)", len(rounds), holdsEvidence(rounds)),
 		Confidence: ConfidenceSentence(len(rounds)),
 		WorstRound: widestRound(rounds),
 	}
 }
 
+// evidence is what decided the round, or the claims' own answers for a
+// SQL round, which need no interpretation.
+func (r *Round) evidence() string {
+	if r.Evidence != "" {
+		return r.Evidence
+	}
+	return fmt.Sprintf("%s returned a row", plural(r.Count(Win), "claim"))
+}
+
+// holdsEvidence says what showed one win per round across a holding run.
+func holdsEvidence(rounds []Round) string {
+	if rounds[0].Effects != nil && rounds[0].Evidence != "" {
+		oracle, _, _ := strings.Cut(rounds[0].Evidence, " was ")
+		return oracle + " was 1 in every round"
+	}
+	if rounds[0].StartSpread != nil {
+		return "one claim returned a row in every round"
+	}
+	replays, refusals := 0, 0
+	for i := range rounds {
+		replays += rounds[i].Count(Replay)
+		refusals += rounds[i].Count(Refusal)
+	}
+	switch {
+	case replays > 0 && refusals > 0:
+		return "one success in every round; the others were refused or marked as replays"
+	case replays > 0:
+		return "one unmarked success in every round; the others were marked as replays"
+	}
+	return "one success in every round; the others were refused"
+}
+
+func firstRound(rounds []Round, pred func(*Round) bool) *Round {
+	for i := range rounds {
+		if pred(&rounds[i]) {
+			return &rounds[i]
+		}
+	}
+	return nil
+}
+
 func refusedVerdict(r *Round) Verdict {
 	return Verdict{
 		Status:     Broken,
-		Sentence:   fmt.Sprintf("no win in round %d: every request was refused, the gate refused even the first claim", r.Index),
+		Sentence:   fmt.Sprintf("no win in round %d (%s): every request was refused, the gate refused even the first claim", r.Index, r.evidence()),
 		Cause:      refusedCause,
 		WorstRound: r.Index,
 	}

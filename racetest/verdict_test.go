@@ -35,25 +35,39 @@ func TestParseStatusSet(t *testing.T) {
 	}
 }
 
-func TestEqualBodyIsAReplay(t *testing.T) {
+// TestEqualBodyIsNotAReplay: two identical unmarked successes are what a
+// handler that ran twice sends as well as what a replay looks like. Without
+// an oracle, and with a server whose replays look like its wins, the round
+// is unresolved, never a win and a replay.
+func TestEqualBodyIsNotAReplay(t *testing.T) {
 	r := Round{Index: 1, Outcomes: []Outcome{
 		{Kind: Win, Status: 200, body: []byte("same"), Elapsed: 2},
 		{Kind: Win, Status: 200, body: []byte("same"), Elapsed: 1},
 	}}
-	markReplays(r.Outcomes)
-	if r.Outcomes[0].Kind != Replay || r.Outcomes[1].Kind != Win {
-		t.Fatalf("outcomes %+v: the later identical response must be the replay", r.Outcomes)
+	resolveRound(&r, &Calibration{Signature: SigSameBytes}, "")
+	if !r.Unresolved || r.Count(Replay) != 0 {
+		t.Fatalf("round %+v: identical successes must be unresolved, not a replay", r)
+	}
+	v := Judge([]Round{r}, &Calibration{Signature: SigSameBytes})
+	if v.Status != Inconclusive || !strings.Contains(v.Sentence, "1 of 1 rounds are unresolved") || !strings.Contains(v.Cause, "--effect-url") {
+		t.Fatalf("verdict %+v, want inconclusive with the way to settle it", v)
 	}
 }
 
 func TestEffectCountOverridesResponses(t *testing.T) {
 	two, one := 2, 1
-	broken := Judge([]Round{{Index: 1, Effects: &two, Outcomes: []Outcome{{Kind: Win}, {Kind: Refusal}}}})
-	if broken.Status != Broken || !strings.HasPrefix(broken.Sentence, "2 wins in round 1") {
-		t.Errorf("verdict %+v, want broken by the counted effect", broken)
+	broken := []Round{{Index: 1, Effects: &two, Outcomes: []Outcome{{Kind: Win}, {Kind: Refusal}}}}
+	resolveRound(&broken[0], nil, "the PostgreSQL count")
+	v := Judge(broken, nil)
+	if v.Status != Broken || !strings.HasPrefix(v.Sentence, "2 wins in round 1 (the PostgreSQL count was 2)") {
+		t.Errorf("verdict %+v, want broken by the counted effect, naming it", v)
 	}
-	held := Judge([]Round{{Index: 1, Effects: &one, Outcomes: []Outcome{{Kind: Win}, {Kind: Win}}}})
-	if held.Status != Holds {
-		t.Errorf("verdict %+v, want holds: one effect counted", held)
+	if !strings.Contains(broken[0].Disagreement, "the PostgreSQL count was 2, but the responses show") {
+		t.Errorf("disagreement %q, want the count set against the responses", broken[0].Disagreement)
+	}
+	held := []Round{{Index: 1, Effects: &one, Outcomes: []Outcome{{Kind: Win}, {Kind: Win}}}}
+	resolveRound(&held[0], &Calibration{Signature: SigSameBytes}, "the PostgreSQL count")
+	if v := Judge(held, nil); v.Status != Holds {
+		t.Errorf("verdict %+v, want holds: one effect counted", v)
 	}
 }

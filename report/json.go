@@ -48,6 +48,9 @@ type jsonFix struct {
 	Caveat        string `json:"caveat,omitempty"`
 	Precheck      string `json:"precheck,omitempty"`
 	NoTransaction bool   `json:"no_transaction,omitempty"`
+	// Lang is set for a fix in a framework's own language ("ruby",
+	// "prisma"); sql then holds that text.
+	Lang string `json:"lang,omitempty"`
 }
 
 type jsonSuppression struct {
@@ -169,7 +172,7 @@ func findingJSON(f audit.Finding) jsonFinding {
 	for _, fix := range f.Fixes {
 		out.Fixes = append(out.Fixes, jsonFix{
 			Title: fix.Title, SQL: fix.SQL, Caveat: fix.Caveat, Precheck: fix.Precheck,
-			NoTransaction: fix.NoTransaction,
+			NoTransaction: fix.NoTransaction, Lang: fix.Lang,
 		})
 	}
 	if s := f.Suppressed; s != nil {

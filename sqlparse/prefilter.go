@@ -92,6 +92,9 @@ func skippableCreateStatement(text string, words []string) bool {
 	case "function", "procedure":
 		// Replay records bodies that run DDL as unmodelled changes.
 		return !bodyMayRunDDL(text)
+	case "type":
+		// Enum types are modelled: a column of one is a discriminator.
+		return !containsFold(text, "enum")
 	}
 	return true
 }

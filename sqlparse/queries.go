@@ -28,5 +28,48 @@ func (r *Replayer) insertStmt(ins *pg.InsertStmt) {
 		q.Where = convertExpr(inf.WhereClause)
 		q.Constraint = inf.Conname
 	}
+	for _, c := range ins.Cols {
+		q.Columns = append(q.Columns, c.GetResTarget().GetName())
+	}
+	if sel := ins.SelectStmt.GetSelectStmt(); sel != nil && len(sel.ValuesLists) > 0 {
+		q.Values = insertValues(sel.ValuesLists)
+	}
 	r.cat.Queries = append(r.cat.Queries, q)
+}
+
+// insertValues says, per position of VALUES rows, whether every row writes
+// a constant other than NULL there, some row writes NULL, or it cannot be
+// told (a parameter, an expression, DEFAULT).
+func insertValues(rows []*pg.Node) []catalog.InsertValue {
+	var out []catalog.InsertValue
+	for r, row := range rows {
+		for i, item := range row.GetList().GetItems() {
+			v := insertValue(item)
+			switch {
+			case i >= len(out):
+				if r > 0 {
+					v = catalog.ValueUnknown // a ragged VALUES list: the server refuses it anyway
+				}
+				out = append(out, v)
+			case v == catalog.ValueNull || out[i] == catalog.ValueNull:
+				out[i] = catalog.ValueNull
+			case v != out[i]:
+				out[i] = catalog.ValueUnknown
+			}
+		}
+	}
+	return out
+}
+
+func insertValue(n *pg.Node) catalog.InsertValue {
+	if tc := n.GetTypeCast(); tc != nil {
+		return insertValue(tc.Arg)
+	}
+	if c := n.GetAConst(); c != nil {
+		if c.Isnull {
+			return catalog.ValueNull
+		}
+		return catalog.ValueNotNull
+	}
+	return catalog.ValueUnknown
 }

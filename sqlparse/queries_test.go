@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,5 +61,46 @@ func TestDropDomainCascadeDropsColumnsAndIndexes(t *testing.T) {
 	}
 	if cat.ResolveDomain("", "ref") != nil {
 		t.Error("the domain is still there after CASCADE")
+	}
+}
+
+// TestInsertColumnsAndValues: the INSERT's column list and, per position,
+// whether its VALUES write NULL, a constant, or something that may be NULL.
+func TestInsertColumnsAndValues(t *testing.T) {
+	cat, diags := replayScript(t,
+		"INSERT INTO runs (env, task, key) VALUES ($1, 'send', NULL) ON CONFLICT DO NOTHING",
+		"INSERT INTO runs VALUES (1, 'a'::text, lower($1)), (2, 'b', 'k') ON CONFLICT DO NOTHING",
+		"INSERT INTO runs (env, key) VALUES (1, 'k'), (2, NULL), (3, DEFAULT) ON CONFLICT DO NOTHING",
+		"INSERT INTO runs (env) SELECT id FROM envs ON CONFLICT DO NOTHING",
+	)
+	noDiags(t, diags)
+	if len(cat.Queries) != 4 {
+		t.Fatalf("recorded %d queries", len(cat.Queries))
+	}
+	u, n, c := catalog.ValueUnknown, catalog.ValueNull, catalog.ValueNotNull
+	cases := []struct {
+		cols   string
+		values []catalog.InsertValue
+	}{
+		{"env,task,key", []catalog.InsertValue{u, c, n}},
+		{"", []catalog.InsertValue{c, c, u}},
+		{"env,key", []catalog.InsertValue{c, n}},
+		{"env", nil},
+	}
+	for i, tc := range cases {
+		q := cat.Queries[i]
+		if strings.Join(q.Columns, ",") != tc.cols || fmt.Sprint(q.Values) != fmt.Sprint(tc.values) {
+			t.Errorf("query %d: columns %v values %v, want %s %v", i, q.Columns, q.Values, tc.cols, tc.values)
+		}
+	}
+	runs := &catalog.Table{Name: "runs", Columns: []*catalog.Column{{Name: "env"}, {Name: "task"}, {Name: "key"}}}
+	if v, ok := cat.Queries[1].Inserted(runs, "key"); !ok || v != u {
+		t.Errorf("positional key = %v %v", v, ok)
+	}
+	if _, ok := cat.Queries[2].Inserted(runs, "task"); ok {
+		t.Error("a column left out of the list counts as written")
+	}
+	if v, ok := cat.Queries[3].Inserted(runs, "env"); !ok || v != u {
+		t.Errorf("INSERT ... SELECT env = %v %v", v, ok)
 	}
 }

@@ -103,6 +103,8 @@ func (r *Replayer) apply(n *pg.Node) {
 		r.setSchema(s.AlterObjectSchemaStmt)
 	case *pg.Node_CreateDomainStmt:
 		r.createDomain(s.CreateDomainStmt)
+	case *pg.Node_CreateEnumStmt:
+		r.createEnum(s.CreateEnumStmt)
 	case *pg.Node_AlterDomainStmt:
 		r.alterDomain(s.AlterDomainStmt)
 	case *pg.Node_DoStmt:

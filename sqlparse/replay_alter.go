@@ -142,6 +142,7 @@ func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh bool
 			continue
 		}
 		r.dropIndexesUsing(target, name)
+		dropForeignKeysOn(target, name)
 		var checks []*catalog.Check
 		for _, ck := range target.Checks {
 			if contains(catalog.ColumnsOf(ck.Expr), name) {
@@ -262,8 +263,8 @@ func (r *Replayer) dropNotNull(t *catalog.Table, name string, inh bool) {
 	}
 }
 
-// addConstraint is ADD [CONSTRAINT name] UNIQUE / PRIMARY KEY / CHECK;
-// other kinds (foreign keys, exclusion) are not modelled.
+// addConstraint is ADD [CONSTRAINT name] UNIQUE / PRIMARY KEY / CHECK /
+// FOREIGN KEY; exclusion constraints are not modelled.
 func (r *Replayer) addConstraint(t *catalog.Table, c *pg.Constraint, column ...string) {
 	if c == nil {
 		return
@@ -277,6 +278,8 @@ func (r *Replayer) addConstraint(t *catalog.Table, c *pg.Constraint, column ...s
 		r.addIndexConstraint(t, c, col, true)
 	case pg.ConstrType_CONSTR_CHECK:
 		r.addCheck(t, c, false)
+	case pg.ConstrType_CONSTR_FOREIGN:
+		r.addForeignKey(t, c, col)
 	}
 }
 
@@ -311,6 +314,15 @@ func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool)
 			r.dropPartitionCopies(t, ix)
 			return
 		}
+	}
+	if i, fk := foreignKey(t, name); fk != nil {
+		t.ForeignKeys = append(t.ForeignKeys[:i:i], t.ForeignKeys[i+1:]...)
+		for _, p := range r.partitions(t) {
+			if j, own := foreignKey(p, name); own != nil {
+				p.ForeignKeys = append(p.ForeignKeys[:j:j], p.ForeignKeys[j+1:]...)
+			}
+		}
+		return
 	}
 	if !missingOk {
 		r.note("42704", "constraint %q of relation %q does not exist", name, t.Name)
@@ -358,6 +370,7 @@ func (r *Replayer) attachPartition(t *catalog.Table, pc *pg.PartitionCmd) {
 		return
 	}
 	child.PartitionOf = t.QualifiedName()
+	cloneForeignKeys(child, t)
 	for _, c := range t.Columns {
 		if cc := child.Column(c.Name); cc != nil && c.NotNull {
 			cc.NotNull = true

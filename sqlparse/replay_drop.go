@@ -65,6 +65,11 @@ func (r *Replayer) retargetTableReferences(old, now string) {
 				c.Inherits[i] = now
 			}
 		}
+		for _, fk := range c.ForeignKeys {
+			if fk.RefTable == old {
+				fk.RefTable = now
+			}
+		}
 	}
 }
 
@@ -106,6 +111,10 @@ func (r *Replayer) setIndexName(t *catalog.Table, ix *catalog.Index, newName str
 func (r *Replayer) renameConstraint(t *catalog.Table, old, newName string) {
 	if ck := t.Check(old); ck != nil {
 		ck.Name = newName
+		return
+	}
+	if _, fk := foreignKey(t, old); fk != nil {
+		fk.Name = newName
 		return
 	}
 	for _, ix := range t.Indexes {
@@ -157,6 +166,13 @@ func renameInTable(t *catalog.Table, old, newName string) {
 	}
 	for _, ck := range t.Checks {
 		ck.Expr = renameColumnRef(ck.Expr, old, newName)
+	}
+	for _, fk := range t.ForeignKeys {
+		for i, c := range fk.Columns {
+			if c == old {
+				fk.Columns[i] = newName
+			}
+		}
 	}
 }
 
@@ -221,6 +237,8 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 			if r.dropDomainColumns(schema, name, cascade) {
 				r.dropDomain(schema, name, ds.MissingOk)
 			}
+		case pg.ObjectType_OBJECT_TYPE:
+			r.dropType(schema, name, ds.MissingOk, cascade)
 		case pg.ObjectType_OBJECT_SEQUENCE:
 			r.dropSequence(schema, name, ds.MissingOk)
 		}
@@ -255,6 +273,7 @@ func (r *Replayer) removeTable(t *catalog.Table) {
 	}
 	s := r.schemaOf(t)
 	delete(s.Tables, t.Name)
+	r.dropForeignKeysTo(t.QualifiedName())
 	for seq, owner := range s.Sequences {
 		if owner == t.Name {
 			delete(s.Sequences, seq)

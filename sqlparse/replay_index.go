@@ -325,7 +325,8 @@ func tableHasConstraint(t *catalog.Table, name string) bool {
 			return true
 		}
 	}
-	return false
+	_, fk := foreignKey(t, name)
+	return fk != nil
 }
 
 // rawColumnRefs lists the distinct column names an expression reads,

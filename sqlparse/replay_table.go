@@ -89,6 +89,7 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 	for _, p := range parents {
 		if cs.Partbound != nil {
 			r.cloneParentIndexes(t, p)
+			cloneForeignKeys(t, p)
 		}
 	}
 	for _, p := range pending {
@@ -98,6 +99,11 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 	}
 	for _, l := range likes {
 		r.likeIndexes(t, l)
+	}
+	for _, p := range pending {
+		if p.c != nil && p.c.Contype == pg.ConstrType_CONSTR_FOREIGN {
+			r.addForeignKey(t, p.c, p.column)
+		}
 	}
 }
 
@@ -172,7 +178,7 @@ func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) []pe
 			col.Identity, col.NotNull = true, true
 		case pg.ConstrType_CONSTR_GENERATED:
 			col.Generated = true
-		case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_CHECK:
+		case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_FOREIGN:
 			cp := proto.Clone(c).(*pg.Constraint)
 			out = append(out, pendingConstraint{c: cp, column: col.Name})
 		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_DEFERRED:
@@ -223,6 +229,7 @@ func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) (serial b
 	if d := r.cat.ResolveDomain(schema, name); d != nil {
 		col.DomainNotNull = d.NotNull
 	}
+	col.Enum = len(tn.ArrayBounds) == 0 && r.cat.ResolveEnum(schema, name) != nil
 	return false
 }
 
@@ -472,9 +479,14 @@ func (r *Replayer) alterDomain(ad *pg.AlterDomainStmt) {
 }
 
 func (r *Replayer) domainOf(c *catalog.Column) *catalog.Domain {
-	schema, name := "", c.Type
-	if i := strings.LastIndexByte(c.Type, '.'); i >= 0 {
-		schema, name = c.Type[:i], c.Type[i+1:]
+	return r.cat.ResolveDomain(splitTypeName(c.Type))
+}
+
+// splitTypeName splits a column's type as recorded ("schema.name" or
+// "name") into its schema and name.
+func splitTypeName(typ string) (schema, name string) {
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		return typ[:i], typ[i+1:]
 	}
-	return r.cat.ResolveDomain(schema, name)
+	return "", typ
 }

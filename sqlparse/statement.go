@@ -34,6 +34,18 @@ type Statement struct {
 	// parsed is the parse phase's result when Load parsed the statement
 	// ahead on another goroutine; Replayer.Apply then does not parse again.
 	parsed *Parsed
+	// origin maps offsets of Text to positions when the statement was
+	// translated from another language (see Translated); nil otherwise.
+	origin func(offset int) catalog.Pos
+}
+
+// Translated builds a statement for SQL that idemcheck wrote itself from a
+// file in another language (a Rails db/schema.rb, a Prisma schema): at maps a
+// byte offset inside text to the position in that file which the SQL at that
+// offset came from, so that findings, notes and parse errors point at the
+// schema file's own lines. The statement's position is at(0).
+func Translated(file, text string, at func(offset int) catalog.Pos) Statement {
+	return Statement{Text: text, Pos: at(0), File: file, origin: at}
 }
 
 // Comment is one comment above a statement or anywhere in a file.
@@ -46,6 +58,9 @@ type Comment struct {
 // position. It falls back to the statement's own position when the offset is
 // out of range or the statement was built without a line index.
 func (s *Statement) PosAt(offset int) catalog.Pos {
+	if s.origin != nil {
+		return s.origin(offset)
+	}
 	if s.lines == nil || offset < 0 || offset > len(s.Text) {
 		return s.Pos
 	}

@@ -49,13 +49,36 @@ CREATE TABLE lookups (k text NOT NULL);
 CREATE INDEX lookups_k ON lookups (k);
 DROP INDEX lookups_k;
 
--- Positive next to its near miss: the replacement is narrower (only live
--- rows), so deleted rows lose their protection.
+-- Silent: the replacement keeps only live rows unique. deleted_at is a
+-- soft-delete column by structure (a nullable timestamp that a partial
+-- index tests with IS NULL), and uniqueness among live rows is what the
+-- application needs.
 CREATE TABLE handles (
     user_id bigint NOT NULL,
     handle text NOT NULL,
     deleted_at timestamptz
 );
 CREATE UNIQUE INDEX handles_handle ON handles (user_id, handle);
-DROP INDEX handles_handle; -- want: unique-dropped "handles.handles_handle \(user_id, handle\): the unique index is dropped"
+DROP INDEX handles_handle;
 CREATE UNIQUE INDEX handles_live ON handles (user_id, handle) WHERE deleted_at IS NULL;
+
+-- Positive next to it: a column named deleted_at that is no timestamp is
+-- not a soft-delete column by its name alone.
+CREATE TABLE aliases (
+    user_id bigint NOT NULL,
+    alias text NOT NULL,
+    deleted_at text
+);
+CREATE UNIQUE INDEX aliases_alias ON aliases (user_id, alias);
+DROP INDEX aliases_alias; -- want: unique-dropped "^aliases.aliases_alias \(user_id, alias\): the unique index is dropped and no migration restores uniqueness"
+CREATE UNIQUE INDEX aliases_live ON aliases (user_id, alias) WHERE deleted_at IS NULL;
+
+-- Positive: a replacement that keeps only some live rows unique.
+CREATE TABLE coupons_v2 (
+    campaign_id bigint NOT NULL,
+    code text NOT NULL,
+    status text NOT NULL
+);
+CREATE UNIQUE INDEX coupons_v2_code ON coupons_v2 (campaign_id, code);
+DROP INDEX coupons_v2_code; -- want: unique-dropped "coupons_v2.coupons_v2_code \(campaign_id, code\): the unique index is dropped"
+CREATE UNIQUE INDEX coupons_v2_active ON coupons_v2 (campaign_id, code) WHERE status = 'active';

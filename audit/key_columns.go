@@ -1,0 +1,410 @@
+package audit
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// This file decides, from a table's structure and its names together, which
+// columns hold idempotency or dedupe keys. key-without-unique and
+// idempotency-table-shape share it; the word lists are in names.go.
+
+// nameWords splits an identifier into lower-case words at underscores,
+// hyphens, spaces and camelCase humps: idempotencyKeyTtlMs is idempotency,
+// key, ttl, ms.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	runes := []rune(name)
+	for i, r := range runes {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+			continue
+		case unicode.IsUpper(r) && len(cur) > 0:
+			prev := runes[i-1]
+			nextLower := i+1 < len(runes) && unicode.IsLower(runes[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// hasPurposeWord reports whether a word of the name starts with a stem of
+// keyPurposeStems (idempotency, dedupe, deduplication).
+func hasPurposeWord(words []string) bool {
+	for _, w := range words {
+		for _, s := range keyPurposeStems {
+			if strings.HasPrefix(w, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyNameStrength says how strongly a column's name claims to hold a key.
+type keyNameStrength int
+
+const (
+	notKeyName keyNameStrength = iota
+	// weakKeyName is a bare request id (request_id, create_request_id): as
+	// often a correlation id that is only recorded as a retry key.
+	weakKeyName
+	// strongKeyName says idempotency or dedupe (idempotency_key,
+	// dedup_hash) or is the client's own request id (client_request_id).
+	strongKeyName
+)
+
+// keyName reads a column name: a purpose word and a key noun last, or a
+// request id.
+func keyName(name string) keyNameStrength {
+	words := nameWords(name)
+	if len(words) == 0 {
+		return notKeyName
+	}
+	last := words[len(words)-1]
+	purpose := hasPurposeWord(words)
+	if purpose && (slices.Contains(keyNouns, last) || gluedKeyNoun(last)) {
+		return strongKeyName
+	}
+	requestID := last == "requestid" || (last == "id" && len(words) >= 2 && words[len(words)-2] == "request")
+	if !requestID {
+		return notKeyName
+	}
+	if purpose || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(clientWords, w) }) {
+		return strongKeyName
+	}
+	return weakKeyName
+}
+
+// gluedKeyNoun reports whether a single word is a purpose stem with a key
+// noun glued on (idempotencykey, dedupkey).
+func gluedKeyNoun(w string) bool {
+	for _, n := range keyNouns {
+		if len(w) > len(n) && strings.HasSuffix(w, n) && hasPurposeWord([]string{w}) {
+			return true
+		}
+	}
+	return false
+}
+
+// baseType is a column's type without schema, length or precision, with a
+// domain resolved to its base type; array reports a "[]" type.
+func baseType(cat *catalog.Catalog, col *catalog.Column) (name string, array bool) {
+	typ := col.Type
+	// A domain is looked up by its full name, then replaced by the type it
+	// is declared over (a few levels of domains over domains).
+	for range 8 {
+		schema, domain := "", typ
+		if i := strings.LastIndexByte(typ, '.'); i >= 0 && !strings.Contains(typ[:i], "(") {
+			schema, domain = strings.Trim(typ[:i], `"`), typ[i+1:]
+		}
+		d := cat.ResolveDomain(schema, strings.Trim(domain, `"`))
+		if d == nil {
+			break
+		}
+		typ = d.Type
+	}
+	typ = strings.ToLower(strings.TrimSpace(typ))
+	if strings.HasSuffix(typ, "[]") || strings.HasPrefix(typ, "_") {
+		return strings.TrimSuffix(typ, "[]"), true
+	}
+	if i := strings.IndexByte(typ, '('); i >= 0 {
+		typ = strings.TrimSpace(typ[:i] + typ[strings.IndexByte(typ, ')')+1:])
+	}
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		typ = typ[i+1:]
+	}
+	return strings.Trim(typ, `"`), false
+}
+
+// keyLikeType reports whether the column's type can hold a key: a scalar
+// text, uuid, bytea or integer type (keyTypes), never an array.
+func keyLikeType(cat *catalog.Catalog, col *catalog.Column) bool {
+	typ, array := baseType(cat, col)
+	return !array && slices.Contains(keyTypes, typ)
+}
+
+// isTimestamp reports whether the column holds a point in time.
+func isTimestamp(cat *catalog.Catalog, col *catalog.Column) bool {
+	typ, array := baseType(cat, col)
+	return !array && (strings.HasPrefix(typ, "timestamp") || typ == "date" || typ == "timestamptz")
+}
+
+// isBoolean reports whether the column is a boolean.
+func isBoolean(cat *catalog.Catalog, col *catalog.Column) bool {
+	typ, array := baseType(cat, col)
+	return !array && (typ == "boolean" || typ == "bool")
+}
+
+// referencedTable is the table a column points at: through a declared
+// foreign key, or by convention when the column is named {table}_id after a
+// table that exists (merge_request_id and merge_requests: large schemas
+// often keep such loose foreign keys without a constraint). ok is false
+// when the column is no reference; ref is nil when it is one to a table the
+// catalog does not hold.
+func referencedTable(cat *catalog.Catalog, t *catalog.Table, column string) (ref *catalog.Table, ok bool) {
+	for _, fk := range t.ForeignKeys {
+		if slices.Contains(fk.Columns, column) {
+			schema, name, _ := strings.Cut(fk.RefTable, ".")
+			return cat.ResolveTable(schema, name), true
+		}
+	}
+	words := nameWords(column)
+	if len(words) < 2 || words[len(words)-1] != "id" {
+		return nil, false
+	}
+	forms := tableNameForms(strings.Join(words[:len(words)-1], ""))
+	for _, other := range cat.Tables() {
+		if other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
+			return other, true
+		}
+	}
+	return nil, false
+}
+
+// isReference reports whether the column references another table.
+func isReference(cat *catalog.Catalog, t *catalog.Table, column string) bool {
+	_, ok := referencedTable(cat, t, column)
+	return ok
+}
+
+// squash lower-cases a name and drops its separators, so merge_requests,
+// MergeRequests and "mergeRequests" compare equal.
+func squash(name string) string { return strings.Join(nameWords(name), "") }
+
+// tableNameForms are the table names a singular stem can have: itself and
+// its plurals (request, requests; address, addresses; policy, policies).
+func tableNameForms(stem string) []string {
+	forms := []string{stem, stem + "s", stem + "es"}
+	if strings.HasSuffix(stem, "y") {
+		forms = append(forms, strings.TrimSuffix(stem, "y")+"ies")
+	}
+	return forms
+}
+
+// isSurrogate reports whether a primary key column holds a row id made per
+// insert: an identity column, or one named id, uuid or {table}_id.
+func isSurrogate(t *catalog.Table, col *catalog.Column) bool {
+	if col.Identity {
+		return true
+	}
+	n := squash(col.Name)
+	if slices.Contains(surrogateNames, n) {
+		return true
+	}
+	table := squash(t.Name)
+	for _, s := range surrogateNames {
+		for _, form := range []string{table, singular(table)} {
+			if n == form+s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// singular undoes the common English plurals of a squashed table name.
+func singular(name string) string {
+	switch {
+	case strings.HasSuffix(name, "ies"):
+		return strings.TrimSuffix(name, "ies") + "y"
+	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"), strings.HasSuffix(name, "ches"),
+		strings.HasSuffix(name, "shes"):
+		return strings.TrimSuffix(name, "es")
+	case strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss"):
+		return strings.TrimSuffix(name, "s")
+	}
+	return name
+}
+
+// naturalPrimaryKey returns the table's primary key when every column of it
+// is a natural value (no identity, no id/uuid/{table}_id column): then a
+// repeated request finds its row by the key and cannot insert a second one,
+// whatever else the row holds. nil otherwise.
+func naturalPrimaryKey(t *catalog.Table) *catalog.Index {
+	for _, ix := range t.Indexes {
+		if !ix.Primary || ix.Predicate != nil {
+			continue
+		}
+		for _, p := range ix.Parts {
+			col := t.Column(p.Column)
+			if p.Column == "" || col == nil || isSurrogate(t, col) {
+				return nil
+			}
+		}
+		return ix
+	}
+	return nil
+}
+
+// readByIndex reports whether some index reads the column as a key part or
+// carries it (INCLUDE): the application looks rows up by it, or its author
+// thought an index had it.
+func readByIndex(t *catalog.Table, column string) *catalog.Index {
+	for _, ix := range t.Indexes {
+		if slices.Contains(ix.Include, column) {
+			return ix
+		}
+		for _, p := range ix.Parts {
+			if slices.Contains(p.Columns(), column) {
+				return ix
+			}
+		}
+	}
+	return nil
+}
+
+// duplicateFlag returns a boolean column of t that marks rows kept as
+// duplicates (is_duplicate_event), or nil.
+func duplicateFlag(cat *catalog.Catalog, t *catalog.Table) *catalog.Column {
+	for _, col := range t.Columns {
+		if !isBoolean(cat, col) {
+			continue
+		}
+		for _, w := range nameWords(col.Name) {
+			if slices.Contains(duplicateFlagWords, w) {
+				return col
+			}
+		}
+	}
+	return nil
+}
+
+// inheritedKey returns the table t references (by a foreign key, declared
+// or by name) that has a column of the same name: the key was copied from
+// the parent row, one parent fanning out to many rows here.
+func inheritedKey(cat *catalog.Catalog, t *catalog.Table, column string) *catalog.Table {
+	for _, col := range t.Columns {
+		if col.Name == column {
+			continue
+		}
+		ref, _ := referencedTable(cat, t, col.Name)
+		if ref != nil && ref != t && ref.Column(column) != nil {
+			return ref
+		}
+	}
+	return nil
+}
+
+// keyColumn is a column that holds idempotency or dedupe keys by its name
+// and its structure: a key name, a key-like scalar type, and not a
+// reference to another table.
+func keyColumn(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) keyNameStrength {
+	strength := keyName(col.Name)
+	if strength == notKeyName || !keyLikeType(cat, col) || isReference(cat, t, col.Name) {
+		return notKeyName
+	}
+	return strength
+}
+
+// tableSaysKeys reports whether a table's name says it stores idempotency or
+// dedupe keys.
+func tableSaysKeys(t *catalog.Table) bool { return hasPurposeWord(nameWords(t.Name)) }
+
+// keyStoreColumn is the column holding the keys of a table whose name says
+// it stores idempotency keys: a key column, or a key-like column named key
+// or *_key. nil when there is none.
+func keyStoreColumn(cat *catalog.Catalog, t *catalog.Table) *catalog.Column {
+	var fallback *catalog.Column
+	for _, col := range t.Columns {
+		if keyColumn(cat, t, col) == strongKeyName {
+			return col
+		}
+		words := nameWords(col.Name)
+		if fallback == nil && tableSaysKeys(t) && len(words) > 0 && words[len(words)-1] == "key" &&
+			keyLikeType(cat, col) {
+			fallback = col
+		}
+	}
+	if !tableSaysKeys(t) {
+		return nil
+	}
+	return fallback
+}
+
+// keyStore returns another table of t's schema that stores idempotency keys
+// behind a unique index without a hole: when it exists, the keys are
+// claimed there (in the same transaction as the row here), and a key column
+// nothing looks up only records which key made the row.
+func keyStore(cat *catalog.Catalog, t *catalog.Table) *catalog.Table {
+	s := cat.Schema(t.Schema)
+	if s == nil {
+		return nil
+	}
+	var found *catalog.Table
+	for _, other := range s.Tables {
+		if other == t || other.PartitionOf != "" || !tableSaysKeys(other) {
+			continue
+		}
+		if key := keyStoreColumn(cat, other); key != nil && holeFreeUniqueOver(other, key.Name) {
+			if found == nil || other.Name < found.Name {
+				found = other
+			}
+		}
+	}
+	return found
+}
+
+// stateColumn is a column that holds a claim's state (status, state,
+// in_progress), not a time and not the stored response's status code. nil
+// when the table has none.
+func stateColumn(cat *catalog.Catalog, t *catalog.Table) *catalog.Column {
+	for _, col := range t.Columns {
+		n := strings.ToLower(col.Name)
+		if isTimestamp(cat, col) || slices.ContainsFunc(statusColumn.fragments, func(f string) bool {
+			return strings.Contains(n, f)
+		}) {
+			continue
+		}
+		for _, w := range nameWords(col.Name) {
+			if slices.Contains(stateWords, w) {
+				return col
+			}
+		}
+	}
+	return nil
+}
+
+// wordListDoc renders name lists for a rule's doc, one item per list,
+// wrapped like the rest of the doc.
+func wordListDoc(lists ...wordList) string {
+	const width = 80
+	var b strings.Builder
+	b.WriteString("Words matched (audit/names.go):")
+	for _, l := range lists {
+		line := "- " + l.what + ":"
+		for i, w := range l.words {
+			if i < len(l.words)-1 {
+				w += ","
+			}
+			if len(line)+1+len(w) > width {
+				b.WriteString("\n" + line)
+				line = " "
+			}
+			line += " " + w
+		}
+		b.WriteString("\n" + line)
+	}
+	return b.String()
+}
+
+// wordList is one list of words with what it is for.
+type wordList struct {
+	what  string
+	words []string
+}
