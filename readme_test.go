@@ -248,9 +248,14 @@ func throwawayDSN(t *testing.T) string {
 	return u.String()
 }
 
+// substitute makes the substitutions; each one replaces its text only where
+// it ends a word, so the payments database's URL is not the beginning of
+// another database's name.
 func (p *playground) substitute(text string) string {
 	for _, s := range readmeSubstitutions {
-		text = strings.ReplaceAll(text, s.from, s.to(p))
+		re := regexp.MustCompile(regexp.QuoteMeta(s.from) + `\b`)
+		to := s.to(p)
+		text = re.ReplaceAllLiteralString(text, to)
 	}
 	return text
 }
