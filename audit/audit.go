@@ -168,6 +168,10 @@ type PartCounts struct {
 	// DISTINCT or split index fail to build.
 	CollidingGroups        int64
 	CollidingGroupsSkipped string
+	// Rows counts the rows the index covers (its predicate holds): the size
+	// the NULL count is measured against. The same for every part.
+	Rows        int64
+	RowsSkipped string
 }
 
 // WithSeverity returns f with an explicit severity that Report keeps.
@@ -199,7 +203,18 @@ type Fix struct {
 	// own words ("ruby" for a Rails migration, "prisma" for a Prisma schema
 	// edit); "" is SQL. --fix-sql writes only SQL.
 	Lang string
+
+	// kind tells UseData which fix the data may move first.
+	kind fixKind
 }
+
+// fixKind names the fixes UseData reorders.
+type fixKind int
+
+const (
+	fixOther fixKind = iota
+	fixNotNull
+)
 
 // Suppression records why a finding was silenced.
 type Suppression struct {

@@ -26,6 +26,12 @@ func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog
 // covered by different indexes, which is how the split of an index with
 // several nullable parts works.
 func Covered(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) bool {
+	return coveredExcept(t, u, c, nil)
+}
+
+// coveredExcept is Covered where the rows in which one of the deliberate
+// parts is NULL as well need no cover: they escape u by design.
+func coveredExcept(t *catalog.Table, u *catalog.Index, c catalog.IndexPart, deliberate []catalog.IndexPart) bool {
 	var undecided []catalog.IndexPart
 	for _, p := range u.Parts {
 		if !samePart(p, c) && !NullSafe(t, u, p, nil).Safe {
@@ -33,14 +39,14 @@ func Covered(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) bool {
 		}
 	}
 	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
-	return coveredRows(t, u, rows, []catalog.IndexPart{c}, undecided)
+	return coveredRows(t, u, rows, []catalog.IndexPart{c}, undecided, deliberate)
 }
 
 // maxCaseSplit bounds the case analysis of Covered: 2^6 cases is far beyond
 // any real index.
 const maxCaseSplit = 6
 
-func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls, undecided []catalog.IndexPart) bool {
+func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls, undecided, deliberate []catalog.IndexPart) bool {
 	if coveringIndex(t, u, rows, nulls) != nil {
 		return true
 	}
@@ -50,8 +56,8 @@ func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls,
 	d, rest := undecided[0], undecided[1:]
 	withNull := append(append([]catalog.Expr(nil), rows...), isNullOf(d))
 	withValue := append(append([]catalog.Expr(nil), rows...), &catalog.NullTest{Arg: partExpr(d)})
-	return coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest) &&
-		coveredRows(t, u, withValue, nulls, rest)
+	return (partIn(d, deliberate) || coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest, deliberate)) &&
+		coveredRows(t, u, withValue, nulls, rest, deliberate)
 }
 
 // coveringIndex finds a unique index other than u that is unique over the

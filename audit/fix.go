@@ -16,8 +16,15 @@ const maxIdent = 63
 const defaultPGVersion = 16
 
 // holeFixes returns the fixes for a hole, most preferable first (RULES.md
-// "Fixes"). A hole on one arm of an exclusive arc gets only the index for the
-// other arm: NOT NULL and NULLS NOT DISTINCT would both break such a table.
+// "Fixes"). A real hole is one where NULL is a legitimate value and rows
+// without it should still be unique among themselves, so the fixes that keep
+// NULL and make it count come first: NULLS NOT DISTINCT on PostgreSQL 15
+// and later, then the portable split; NOT NULL, which changes the data
+// model, comes last (UseData moves it first on evidence). An index that
+// also has parts unique only when present gets no NULLS NOT DISTINCT: it
+// would make rows without those parts collide too. A hole on one arm of an
+// exclusive arc gets only the index for the other arm: NOT NULL and NULLS
+// NOT DISTINCT would both break such a table.
 func holeFixes(p *Pass, h *hole) []Fix {
 	version := p.Options.PGVersion
 	if version == 0 {
@@ -26,7 +33,7 @@ func holeFixes(p *Pass, h *hole) []Fix {
 	names := newNamer(p, h.Table)
 	arc := false
 	for _, part := range h.Parts {
-		if len(ArcPartners(h.Table, part)) > 0 {
+		if len(arcIntent(h.Table, part)) > 0 {
 			arc = true
 		}
 	}
@@ -34,13 +41,13 @@ func holeFixes(p *Pass, h *hole) []Fix {
 		return []Fix{arcFix(h, names)}
 	}
 	var fixes []Fix
-	if allColumns(h.Parts) {
-		fixes = append(fixes, notNullFix(h, names))
-	}
-	if version >= 15 {
+	if version >= 15 && len(h.Optional) == 0 {
 		fixes = append(fixes, nndFix(h, names))
 	}
 	fixes = append(fixes, splitFix(h, names))
+	if allColumns(h.Parts) {
+		fixes = append(fixes, notNullFix(h, names))
+	}
 	return fixes
 }
 
@@ -74,8 +81,10 @@ func notNullFix(h *hole, names *namer) Fix {
 	return Fix{
 		Title: "make " + englishList(partList(h.Parts), "and") + " NOT NULL",
 		SQL:   strings.Join(sql, "\n"),
-		Caveat: "Right when a row without " + englishList(partList(h.Parts), "or") +
-			" should not exist. VALIDATE fails while any row holds NULL (the precheck lists them): backfill " +
+		kind:  fixNotNull,
+		Caveat: "Right only when a row without " + englishList(partList(h.Parts), "or") +
+			" should not exist: this changes the data model, and breaks the application wherever NULL means " +
+			"\"none\". VALIDATE fails while any row holds NULL (the precheck lists them): backfill " +
 			"them first, with values that do not collide, and make sure the application always sets the column.",
 		Precheck: fmt.Sprintf("SELECT %s FROM %s WHERE %s;", strings.Join(partSQL(h.Index.Parts), ", "), table, strings.Join(cols, " OR ")),
 	}
@@ -142,6 +151,7 @@ func splitFix(h *hole, names *namer) Fix {
 				conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
 			}
 		}
+		conj = append(conj, presentConjuncts(h.Optional)...)
 		conj = append(conj, catalog.Conjuncts(ix.Predicate)...)
 		name := names.relation(ix.Name, strings.Join(label, "_")+"_null")
 		sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, conj))
@@ -157,14 +167,39 @@ func splitFix(h *hole, names *namer) Fix {
 		f.Caveat += fmt.Sprintf(" With %d nullable key parts the split grows as 2^k (%d indexes here): prefer making columns NOT NULL or NULLS NOT DISTINCT.",
 			len(h.Parts), len(sql))
 	}
+	if len(h.Optional) > 0 {
+		opt := englishList(partList(h.Optional), "or")
+		f.Caveat += " The split leaves rows without " + opt + " alone, as the index does; NULLS NOT DISTINCT is not " +
+			"offered because it would make those rows collide too."
+	}
 	return f
 }
 
+// presentConjuncts are "p IS NOT NULL" for each part.
+func presentConjuncts(parts []catalog.IndexPart) []catalog.Expr {
+	var out []catalog.Expr
+	for _, p := range parts {
+		out = append(out, &catalog.NullTest{Arg: partExpr(p)})
+	}
+	return out
+}
+
 // arcFix adds, for each arm d that a CHECK forces when c is NULL, a unique
-// index over the other key parts and d among rows where c is NULL.
+// index over the other key parts and d among rows where c is NULL. A CHECK
+// still NOT VALID is validated first: until then it proves nothing, and
+// the new index would not cover the hole.
 func arcFix(h *hole, names *namer) Fix {
 	t, ix := h.Table, h.Index
 	var sql, prechecks []string
+	validate := map[string]bool{}
+	for _, c := range h.Parts {
+		for _, ck := range arcChecks(t, c) {
+			if !ck.Validated && !validate[ck.Name] {
+				validate[ck.Name] = true
+				sql = append(sql, fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s;", t.DisplayName(), catalog.QuoteIdent(ck.Name)))
+			}
+		}
+	}
 	for _, c := range h.Parts {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
@@ -173,7 +208,7 @@ func arcFix(h *hole, names *namer) Fix {
 			}
 		}
 		pred := append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
-		partners := ArcPartners(t, c)
+		partners := arcIntent(t, c)
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
 			sql = append(sql, createIndexSQL(t, name, keep, ix.Include, false, pred))
@@ -187,11 +222,15 @@ func arcFix(h *hole, names *namer) Fix {
 			prechecks = append(prechecks, groupQuery(t, partSQL(parts), pred))
 		}
 	}
+	caveat := "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
+		"DISTINCT would break the table. "
+	if len(validate) > 0 {
+		caveat += "VALIDATE fails while a row breaks the CHECK; it scans the table without blocking writes. "
+	}
 	return Fix{
-		Title: "add the unique index for the other arm of the exclusive arc",
-		SQL:   strings.Join(sql, "\n"),
-		Caveat: "A CHECK makes these rows the other kind, so NULL here means \"not applicable\": NOT NULL or NULLS NOT " +
-			"DISTINCT would break the table. " + buildNote(t),
+		Title:         "add the unique index for the other arm of the exclusive arc",
+		SQL:           strings.Join(sql, "\n"),
+		Caveat:        caveat + buildNote(t),
 		Precheck:      strings.Join(prechecks, "\n"),
 		NoTransaction: canBuildConcurrently(t),
 	}
@@ -219,6 +258,7 @@ func collisionQuery(h *hole) string {
 	} else {
 		where = []catalog.Expr{&catalog.Or{Args: nulls}}
 	}
+	where = append(where, presentConjuncts(h.Optional)...)
 	where = append(where, catalog.Conjuncts(ix.Predicate)...)
 	return groupQuery(t, group, where)
 }

@@ -18,21 +18,22 @@ import (
 // standalone schema whose "-- want:" comments say what must be reported.
 const fixtureRoot = "../testdata/rules"
 
-// want is one expected finding: the rule, the line, and a regexp its message
-// must match.
+// want is one expected finding: the rule, the line, a regexp its message
+// must match, and the severity when the comment names one.
 type want struct {
-	rule string
-	line int
-	re   *regexp.Regexp
+	rule     string
+	line     int
+	re       *regexp.Regexp
+	severity string
 }
 
 var (
 	wantComment = regexp.MustCompile(`-- want:(.*)$`)
-	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)\s+"((?:[^"\\]|\\.)*)"`)
+	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)(?:/(error|warning|info))?\s+"((?:[^"\\]|\\.)*)"`)
 )
 
-// parseWants reads every "-- want: rule "regexp" [rule "regexp" ...]"
-// comment of src.
+// parseWants reads every "-- want: rule[/severity] "regexp" [...]" comment
+// of src.
 func parseWants(t *testing.T, path, src string) []want {
 	var out []want
 	for i, line := range strings.Split(src, "\n") {
@@ -46,14 +47,14 @@ func parseWants(t *testing.T, path, src string) []want {
 			if item == nil {
 				t.Fatalf("%s:%d: malformed want comment: %q", path, i+1, rest)
 			}
-			re, err := regexp.Compile(strings.ReplaceAll(item[2], `\"`, `"`))
+			re, err := regexp.Compile(strings.ReplaceAll(item[3], `\"`, `"`))
 			if err != nil {
 				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
 			}
 			if audit.Lookup(item[1]) == nil {
 				t.Fatalf("%s:%d: unknown rule %q", path, i+1, item[1])
 			}
-			out = append(out, want{rule: item[1], line: i + 1, re: re})
+			out = append(out, want{rule: item[1], line: i + 1, re: re, severity: item[2]})
 			rest = rest[len(item[0]):]
 		}
 	}
@@ -147,6 +148,9 @@ func checkWants(t *testing.T, path string, wants []want, findings []audit.Findin
 			}
 			if w.re.MatchString(f.Message) {
 				used[i], found = true, true
+				if w.severity != "" && f.Severity.String() != w.severity {
+					t.Errorf("%s:%d: %s is %s, want %s", path, w.line, w.rule, f.Severity, w.severity)
+				}
 				break
 			}
 			near = append(near, f.Message)

@@ -12,10 +12,45 @@ import (
 type hole struct {
 	Table *catalog.Table
 	Index *catalog.Index
+	// cat is the catalog the hole was found in, nil when the caller had
+	// none at hand.
+	cat *catalog.Catalog
 	// Parts are the key parts that may be NULL and that no other index covers.
 	Parts []catalog.IndexPart
+	// Readings say, for each of Parts in order, what the rows where it is
+	// NULL are left with ("Unique when present").
+	Readings []reading
 	// NotValid names CHECKs that would close the hole but are NOT VALID.
 	NotValid []string
+	// Optional are the index's other uncovered nullable parts, unique only
+	// when present, on a hole narrowed to the parts that keep an identity:
+	// a fix must leave rows without them alone.
+	Optional []catalog.IndexPart
+}
+
+// narrow returns the hole through the parts whose rows keep an identity
+// (identity true) or through those that are only unique when present, or
+// nil when it has no such part.
+func (h *hole) narrow(identity bool) *hole {
+	if h == nil {
+		return nil
+	}
+	out := &hole{Table: h.Table, Index: h.Index, cat: h.cat, NotValid: h.NotValid}
+	for i, r := range h.Readings {
+		if r.optional() != identity {
+			out.Parts = append(out.Parts, h.Parts[i])
+			out.Readings = append(out.Readings, r)
+		} else {
+			out.Optional = append(out.Optional, h.Parts[i])
+		}
+	}
+	if len(out.Parts) == 0 {
+		return nil
+	}
+	if !identity {
+		out.Optional = nil
+	}
+	return out
 }
 
 // checkedIndexes yields the unique indexes the hole rules look at: not a
@@ -32,19 +67,43 @@ func checkedIndexes(cat *catalog.Catalog, fn func(*catalog.Table, *catalog.Index
 	}
 }
 
-// findHole returns the uncovered nullable key parts of ix, or nil.
-func findHole(t *catalog.Table, ix *catalog.Index) *hole {
-	h := &hole{Table: t, Index: ix}
+// findHole returns the uncovered nullable key parts of ix, each with its
+// reading, or nil. A part whose NULL rows keep an identity is covered when
+// other indexes stop their duplicates; rows where an optional part is NULL
+// as well have nothing left to identify them and need no cover.
+func findHole(t *catalog.Table, ix *catalog.Index) *hole { return findHoleIn(nil, t, ix) }
+
+// findHoleIn is findHole with the catalog at hand, which lets a domain
+// over boolean read as a boolean.
+func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole {
+	h := &hole{Table: t, Index: ix, cat: cat}
+	var nullable []catalog.IndexPart
+	var notValid [][]string
 	for _, p := range ix.Parts {
 		proof := NullSafe(t, ix, p, nil)
-		if proof.Safe {
-			continue
+		if !proof.Safe {
+			nullable = append(nullable, p)
+			notValid = append(notValid, proof.NotValid)
 		}
-		if Covered(t, ix, p) {
+	}
+	readings := readParts(cat, t, ix, nullable)
+	var optional []catalog.IndexPart
+	for _, r := range readings {
+		if r.optional() {
+			optional = append(optional, r.part)
+		}
+	}
+	for i, p := range nullable {
+		var deliberate []catalog.IndexPart
+		if !readings[i].optional() {
+			deliberate = optional
+		}
+		if coveredExcept(t, ix, p, deliberate) {
 			continue
 		}
 		h.Parts = append(h.Parts, p)
-		h.NotValid = append(h.NotValid, proof.NotValid...)
+		h.Readings = append(h.Readings, readings[i])
+		h.NotValid = append(h.NotValid, notValid[i]...)
 	}
 	if len(h.Parts) == 0 {
 		return nil
@@ -213,31 +272,13 @@ func partIn(p catalog.IndexPart, parts []catalog.IndexPart) bool {
 	return false
 }
 
-// idempotencyWords are name fragments that mark a dedupe or idempotency key:
-// a hole there is a duplicate charge, not a curiosity.
-var idempotencyWords = []string{"idempot", "dedup", "duplicat", "claim", "guard", "request_id",
-	"event_id", "transaction_id", "external_id", "_key"}
-
-// looksLikeIdempotencyKey reports whether the index, table or a key column
-// is named like a dedupe or idempotency key.
-func looksLikeIdempotencyKey(t *catalog.Table, ix *catalog.Index) bool {
-	// PostgreSQL names a UNIQUE constraint's index {table}_{columns}_key; that
-	// suffix says nothing about the data, so it does not count.
-	ixName := ix.Name
-	if strings.HasPrefix(ixName, t.Name+"_") {
-		ixName = strings.TrimSuffix(ixName, "_key")
+// holeSeverity is nullable-key's severity (RULES.md): error in a claim or
+// dedupe table, or when a key part that is never NULL is a request, event
+// or transaction id; warning otherwise. The nullable part's own name never
+// makes it an error: "idempotency_key may be NULL" argues for intent.
+func holeSeverity(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) Severity {
+	if claimTable(t) || requestKeyed(cat, t, ix) {
+		return Error
 	}
-	names := []string{ixName, t.Name}
-	for _, p := range ix.Parts {
-		names = append(names, p.Columns()...)
-	}
-	for _, n := range names {
-		n = strings.ToLower(n)
-		for _, w := range idempotencyWords {
-			if strings.Contains(n, w) {
-				return true
-			}
-		}
-	}
-	return false
+	return Warning
 }

@@ -147,3 +147,56 @@ var (
 	fingerprintColumn = shapeColumn{"request_fingerprint",
 		[]string{"fingerprint", "request_hash", "payload_hash", "params_hash", "body_hash", "request_digest", "checksum"}}
 )
+
+// ---------------------------------------------------------------------------
+// Words of nullable-key and optional-unique ("Unique when present").
+//
+// These are the only name lists the two rules read, and only where the
+// structure cannot tell: a foreign key, a boolean or enum type, or a CHECK
+// that lists the allowed values decide first (unique_when_present.go).
+// `idemcheck rules optional-unique` prints them (wordListDoc).
+// ---------------------------------------------------------------------------
+
+var (
+	// claimWords mark a claim or dedupe table, in the table's name or in an
+	// index name a person chose: a hole there is a duplicate charge.
+	claimWords = []string{"idempot", "dedup", "duplicat", "claim", "guard"}
+
+	// discriminatorWords are the last word of a column that sorts rows into
+	// a few kinds ("event_type", "status"). A column whose first word is a
+	// taskWords one and whose last is a taskNameEnds one (task_name,
+	// taskIdentifier) names the kind of work and is one too.
+	discriminatorWords = []string{"kind", "type", "category", "status", "state", "role", "level", "mode", "tier",
+		"stage", "phase", "channel", "platform", "provider", "source", "currency", "locale", "lang", "language",
+		"region", "env", "environment", "action", "operation", "method", "format", "queue", "topic", "task",
+		"variant"}
+	taskWords    = []string{"task", "job", "queue", "workflow", "event", "action", "operation", "step", "topic"}
+	taskNameEnds = []string{"name", "identifier", "slug"}
+
+	// scopeWords end the name of a parent or tenant without an id suffix
+	// ("account", "namespace").
+	scopeWords = []string{"tenant", "org", "organization", "organisation", "account", "workspace", "team",
+		"project", "namespace", "scope", "realm", "owner", "parent", "customer", "user", "company", "group"}
+
+	// referenceSuffixes end the name of a column that holds another row's
+	// id ("account_id", "runtimeEnvironmentId"): a parent, so scope.
+	referenceSuffixes = []string{"id", "uuid", "fk"}
+
+	// identityIDWords mark an id that does not point at a parent row: one
+	// that comes from outside ("transaction_id", "external_subscription_id",
+	// "stripe_event_id") or numbers the row itself ("sequential_id",
+	// "public_id"). An identity value, whatever its suffix.
+	identityIDWords = []string{"transaction", "txn", "tx", "request", "event", "message", "msg", "external", "ext",
+		"remote", "upstream", "provider", "gateway", "idempotency", "idempotent", "dedup", "dedupe", "nonce",
+		"correlation", "trace", "delivery", "webhook", "stripe", "paypal", "github", "google", "apple",
+		"sequential", "seq", "sequence", "serial", "number", "num", "display", "public", "short", "human", "friendly"}
+
+	// requestIDWords make nullable-key an error when a key part that is
+	// never NULL is named so: the index deduplicates requests or events.
+	requestIDWords = []string{"request", "event", "transaction", "txn", "idempotency", "idempotent", "dedup", "dedupe"}
+
+	// idempotencyKeyWords mark an optional part that is itself an
+	// idempotency or dedupe key: the finding then also describes the
+	// fallback-key design.
+	idempotencyKeyWords = []string{"idempot", "dedup"}
+)

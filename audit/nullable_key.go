@@ -3,23 +3,49 @@ package audit
 import "github.com/idemcheck/idemcheck/catalog"
 
 // NullableKey flags an uncovered hole in a unique index with two or more key
-// parts: rows with a NULL key part are never duplicates of anything.
+// parts: rows with a NULL key part that still have an identity are never
+// duplicates of anything.
 var NullableKey = &Rule{
 	ID:    "nullable-key",
 	Title: "a unique index lets duplicates through a nullable key part",
 	Doc: `A unique index compares NULL to NULL as unknown, so any row with a NULL in one of
-its key parts is distinct from every other row. When a key part of a multi-column
-unique index may be NULL, two rows that agree on every other part and leave that
-part NULL are both accepted: the constraint exists, reviews pass, and duplicate
-charges sail through.
+its key parts is distinct from every other row. When a row with that part NULL still
+has an identity in the other key parts, two such rows are duplicates and both are
+accepted: the constraint exists, reviews pass, and duplicate charges sail through.
+
+A hole or "unique when present"? Judge each nullable part by what the other key
+parts leave the rows where it is NULL:
+
+- a hole (this rule): another part still identifies the row. In
+  UNIQUE (account_id, kind, address, namespace) a claim without a namespace is
+  still the claim (account_id, kind, address), and two of them are one charge made
+  twice. In a claim or dedupe table a foreign key part is the claimed target, so
+  it identifies too.
+- unique when present (optional-unique, info): the other parts only scope the row
+  (foreign keys, parent or tenant ids, an enum, a boolean, a kind or task name).
+  UNIQUE (scope_id, name) with an optional name says "a name is unique within its
+  scope when there is one"; rows without a name have nothing to deduplicate.
+
+Structure decides before names (a foreign key, an enum or boolean type, a CHECK
+listing the values); the name lists used where it cannot tell are shown by
+idemcheck rules optional-unique.
 
 A key part is safe when the column is NOT NULL, when a validated CHECK rejects NULL
 in it (a CHECK passes on NULL, so CHECK (k > 0) does not), when the index's WHERE
 clause rejects NULL in it, or when another unique index covers the rows where it is
-NULL (the portable split, or the other arm of an exclusive arc).
+NULL (the portable split, or the other arm of an exclusive arc). A partial index
+WHERE c IS NOT NULL on its own key part c says "unique when present" explicitly and
+is silent.
 
-The severity is error when the index, table or a key column is named like an
-idempotency or dedupe key, warning otherwise.`,
+The severity is error in a claim or dedupe table (its name, or an index name a
+person chose, says idempot, dedup, duplicat, claim or guard; the words a generated
+name such as Prisma's Table_a_b_key takes from its columns do not count) and when a
+key part that is never NULL is a request, event or transaction id; warning
+otherwise. The nullable part's own name never makes it an error.
+
+The fixes keep NULL meaningful: NULLS NOT DISTINCT first on PostgreSQL 15 and
+later, the partial split first below 15, NOT NULL last (first only when inspect
+--data finds no row holding NULL in a table of at least 1,000 rows).`,
 	Bad: `CREATE TABLE events (
     organization_id bigint NOT NULL,
     external_subscription_id text,
@@ -45,17 +71,37 @@ func runNullableKey(p *Pass) {
 		if len(ix.Parts) < 2 {
 			return
 		}
-		h := findHole(t, ix)
+		h := findHoleIn(p.Catalog, t, ix).narrow(true)
 		if h == nil {
 			return
 		}
 		f := h.finding(p)
 		f.Message = holeMessage(h)
+		f.Notes = append(readingNotes(h), f.Notes...)
 		f.Fixes = holeFixes(p, h)
-		severity := Warning
-		if looksLikeIdempotencyKey(t, ix) {
-			severity = Error
-		}
-		p.Report(f.WithSeverity(severity))
+		p.Report(f.WithSeverity(holeSeverity(p.Catalog, t, ix)))
 	})
+}
+
+// readingNotes say why each part is a hole and not "unique when present",
+// and which of the index's parts are optional and left alone.
+func readingNotes(h *hole) []string {
+	var notes []string
+	for _, r := range h.Readings {
+		name := partWords(r.part)
+		switch {
+		case len(r.arc) > 0:
+			notes = append(notes, "a hole, not \"unique when present\": a CHECK makes "+englishList(r.arc, "or")+
+				" non-NULL when "+name+" is NULL, so those rows are of another kind and "+englishList(r.arc, "and")+
+				" identifies them")
+		case r.identity != nil:
+			notes = append(notes, "a hole, not \"unique when present\": rows without "+name+" still have "+
+				partWords(*r.identity)+", "+r.why)
+		}
+	}
+	if len(h.Optional) > 0 {
+		notes = append(notes, englishList(partList(h.Optional), "and")+" may be NULL too, unique when present "+
+			"(optional-unique); the fixes leave rows without "+englishList(partList(h.Optional), "or")+" alone")
+	}
+	return notes
 }

@@ -88,9 +88,12 @@ func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
 		}
 		arbiters = []*catalog.Index{ix}
 	case len(q.Target) == 0:
-		// ON CONFLICT DO NOTHING without a target uses every unique index;
-		// their holes are nullable-key's.
-		return f, false
+		// Without a target every unique index is an arbiter; the claim
+		// rests on those over the columns the statement writes.
+		arbiters = writtenIndexes(t, q)
+		if len(arbiters) == 0 {
+			return f, false
+		}
 	default:
 		var partial *catalog.Index
 		arbiters, partial = inferArbiters(t, q)
@@ -123,6 +126,50 @@ func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
 	return arbiterHole(t, q, arbiters, f, head)
 }
 
+// writtenIndexes are the valid unique indexes of t over the columns the
+// statement writes or leaves NULL: without a conflict target they are the
+// arbiters that can refuse a repeat. A NOT NULL column the statement leaves
+// out gets a default, which for a key is a serial id or a random uuid: an
+// index over it never sees the same key twice. A nullable column left out
+// is NULL, and an index over it is the claim with its hole.
+func writtenIndexes(t *catalog.Table, q catalog.Query) []*catalog.Index {
+	var out []*catalog.Index
+	for _, ix := range t.UniqueIndexes() {
+		if !ix.Valid || ix.Deferrable {
+			continue
+		}
+		all := true
+		for _, p := range ix.Parts {
+			for _, c := range p.Columns() {
+				col := t.Column(c)
+				if _, written := q.Inserted(t, c); !written && (col == nil || col.IsNotNull()) {
+					all = false
+				}
+			}
+		}
+		if all {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// leftNull reports whether the statement can leave key part p NULL: p may
+// be NULL and the statement does not write a constant into every column
+// it reads. Usage outranks shape (RULES.md): such a statement claims the
+// rows where p is NULL, whatever the index alone reads as.
+func leftNull(t *catalog.Table, q catalog.Query, ix *catalog.Index, p catalog.IndexPart) bool {
+	if NullSafe(t, ix, p, nil).Safe {
+		return false
+	}
+	for _, c := range p.Columns() {
+		if v, written := q.Inserted(t, c); !written || v != catalog.ValueNotNull {
+			return true
+		}
+	}
+	return len(p.Columns()) == 0
+}
+
 // arbiterHole reports the NULL hole of the arbiters: a conflict fires when
 // any arbiter sees one, so a single hole-free arbiter is enough.
 func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f Finding, head string) (Finding, bool) {
@@ -134,7 +181,7 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 		}
 		var parts []catalog.IndexPart
 		for _, part := range a.Parts {
-			if !NullSafe(t, a, part, nil).Safe {
+			if leftNull(t, q, a, part) {
 				parts = append(parts, part)
 			}
 		}
@@ -153,8 +200,16 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 	if other := CoveredBy(t, ix, nullable[0]); other != nil {
 		outcome = "a repeated request fails with a unique violation (23505) on " + other.Name + " instead of " + conflictAction(q)
 	}
-	f.Message = fmt.Sprintf("%s: the arbiter %s lets %s be NULL, and when it is the conflict never fires: %s",
-		head, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)
+	which := "the arbiter"
+	if len(q.Target) == 0 && q.Constraint == "" {
+		which = "without a conflict target the arbiters are the unique indexes over the columns it writes or leaves NULL, and"
+	}
+	f.Message = fmt.Sprintf("%s: %s %s lets %s be NULL, and when it is the conflict never fires: %s",
+		head, which, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)
+	if h := findHole(t, ix); h != nil && h.narrow(true) == nil {
+		f.Notes = append(f.Notes, "the index alone reads as unique when present (optional-unique), but this statement "+
+			"claims the rows where "+englishList(partList(nullable), "or")+" is NULL: usage outranks shape")
+	}
 	return f, true
 }
 

@@ -1,17 +1,55 @@
 package audit
 
-import "github.com/idemcheck/idemcheck/catalog"
+import (
+	"strings"
 
-// OptionalUnique notes a single-column unique index whose key may be NULL:
-// unique when present, which is usually what the author meant.
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// OptionalUnique notes a unique index that is unique only when its nullable
+// parts are present, which is usually what the author meant: a single
+// nullable key part, or nullable parts whose other key parts only scope the
+// row.
 var OptionalUnique = &Rule{
 	ID:    "optional-unique",
-	Title: "a single-part unique index is unique only when its key is present",
-	Doc: `A unique index over one key part that may be NULL limits the rows that have a
-value and lets any number of rows without one through. That is usually intended (an
-optional email, an optional external reference); this note is there so the choice is
-a conscious one. Say it explicitly with WHERE key IS NOT NULL, or make the column
-NOT NULL when every row must have one.`,
+	Title: "a unique index is unique only when its nullable parts are present",
+	Doc: `A unique index whose nullable key part is the row's own optional value lets any
+number of rows without it through, by design: UNIQUE (email) with an optional email,
+or UNIQUE (scope_id, name) where "name is optional; when set, it is unique within
+the scope". This note is there so the choice is a conscious one; nothing needs to
+change when rows without the value are meant to be many.
+
+Unique when present, or a hole? Look at the rows where the part is NULL:
+
+- unique when present (this rule): the other key parts only scope such a row:
+  foreign keys, parent or tenant ids, discriminators (an enum, a boolean, a
+  kind/type/status or task-name column). UNIQUE (environment_id, task,
+  idempotency_key): a run that supplies no key is not deduplicated.
+  UNIQUE (customer_id, sequential_id): drafts have no number yet.
+  UNIQUE (repo_id, is_primary) with is_primary TRUE or NULL: at most one primary
+  per repo.
+- a hole (nullable-key): another key part still identifies the row (an address,
+  a transaction id, a name beside a nullable tenant), so two such rows are
+  duplicates. In UNIQUE (account_id, kind, address, namespace) a claim without a
+  namespace is still the claim (account_id, kind, address). In a claim or dedupe
+  table a foreign key part is the claimed target, so it identifies too.
+
+Usage outranks shape: an INSERT ... ON CONFLICT claim that can leave the part NULL
+is a hole whatever the index alone reads as (on-conflict-hole).
+
+To state the intent, write the partial form: CREATE UNIQUE INDEX ... WHERE name IS
+NOT NULL is explicit and silent. In an existing schema, an ignore comment with a
+reason does the same. Live, inspect --data counts the rows without the value; when
+none does in a table of at least 1,000 rows, the note suggests NOT NULL. When the
+optional part is an idempotency key, the note also describes the other design: a
+fallback key (the action and its target) instead of NULL, so the gate never depends
+on NULL semantics.
+
+Structure decides first: a foreign key or a parent or tenant id scopes, an enum, a
+boolean or a CHECK listing the allowed values discriminates, and everything else
+(text, numbers, dates) identifies.
+
+` + uniqueWhenPresentWords(),
 	Bad: `CREATE TABLE users (
     id bigint PRIMARY KEY,
     external_ref text
@@ -30,26 +68,124 @@ CREATE UNIQUE INDEX users_external_ref ON users (external_ref)
 
 func runOptionalUnique(p *Pass) {
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
-		if len(ix.Parts) != 1 {
-			return
-		}
-		h := findHole(t, ix)
+		h := findHoleIn(p.Catalog, t, ix).narrow(false)
 		if h == nil {
 			return
 		}
 		f := h.finding(p)
 		f.Message = optionalMessage(h)
+		f.Notes = append(optionalNotes(h), f.Notes...)
 		p.Report(f)
 	})
 }
 
-// optionalMessage says the index is unique only when its key is present.
+// optionalMessage says what is deliberate: which rows the index does not
+// deduplicate, and when that is intended.
 func optionalMessage(h *hole) string {
-	msg := indexHeader(h.Table, h.Index) + ": " + partWords(h.Parts[0]) +
-		" may be NULL, so the index is unique when present: any number of " +
-		rowNoun(h.Table) + " with " + absentWords(h.Parts[0]) + " are accepted"
-	if h.Index.Predicate != nil {
-		msg += " among rows where " + h.Index.Predicate.String()
+	if len(h.Index.Parts) == 1 {
+		msg := indexHeader(h.Table, h.Index) + ": " + partWords(h.Parts[0]) +
+			" may be NULL, so the index is unique when present: any number of " +
+			rowNoun(h.Table) + " with " + absentWords(h.Parts[0]) + " are accepted"
+		if h.Index.Predicate != nil {
+			msg += " among rows where " + h.Index.Predicate.String()
+		}
+		return msg + notValidWords(h.NotValid)
 	}
-	return msg + notValidWords(h.NotValid)
+	t, ix := h.Table, h.Index
+	names := partList(h.Parts)
+	var without, scope []string
+	for _, p := range h.Parts {
+		without = append(without, "without "+partWords(p))
+	}
+	for _, p := range ix.Parts {
+		if !partIn(p, h.Parts) {
+			scope = append(scope, partWords(p))
+		}
+	}
+	var b strings.Builder
+	b.WriteString(indexHeader(t, ix) + ": " + englishList(names, "and") + " may be NULL, so ")
+	if ix.Predicate != nil {
+		b.WriteString("among rows where " + ix.Predicate.String() + ", ")
+	}
+	b.WriteString(rowNoun(t) + " " + without[0])
+	if len(without) > 1 {
+		b.WriteString(" (or " + strings.Join(without[1:], ", or ") + ")")
+	}
+	b.WriteString(" are not deduplicated")
+	if len(scope) > 0 {
+		b.WriteString(" within " + englishList(scope, "and"))
+	}
+	b.WriteString("; " + intendedWords(h, scope))
+	b.WriteString(notValidWords(h.NotValid))
+	return b.String()
+}
+
+// intendedWords says when leaving rows without the part undeduplicated is
+// what the author meant.
+func intendedWords(h *hole, scope []string) string {
+	c := h.Parts[0]
+	col := h.Table.Column(c.Column)
+	switch {
+	case len(h.Parts) == 1 && col != nil && booleanColumn(h.cat, col) && len(scope) > 0:
+		return "intended when " + c.Column + " is TRUE or NULL: then at most one row per " +
+			englishList(scope, "and") + " has it TRUE"
+	case len(h.Parts) == 1 && optionalKey(c):
+		return "intended when a request that supplies no " + partWords(c) + " is not meant to be deduplicated " +
+			"(if every one must be, derive a fallback key from the action and its target instead of NULL)"
+	}
+	return "intended when a row may have no " + englishList(partList(h.Parts), "or")
+}
+
+// optionalKey reports whether the part is itself an idempotency or dedupe
+// key.
+func optionalKey(p catalog.IndexPart) bool {
+	for _, c := range p.Columns() {
+		if containsAny(c, idempotencyKeyWords) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionalNotes give the evidence for the reading, what to do when the
+// choice is deliberate, and, for an optional idempotency key, the other
+// design.
+func optionalNotes(h *hole) []string {
+	t, ix := h.Table, h.Index
+	names := englishList(partList(h.Parts), "or")
+	var notes []string
+	if len(ix.Parts) > 1 {
+		claim := claimTable(t)
+		var why []string
+		for _, p := range ix.Parts {
+			if partIn(p, h.Parts) {
+				continue
+			}
+			why = append(why, partWords(p)+" is "+roleOf(h.cat, t, p, claim).why)
+		}
+		if len(why) > 0 {
+			notes = append(notes, "read as unique when present because the other key parts only scope the row: "+
+				strings.Join(why, "; "))
+		}
+	}
+	notes = append(notes, "nothing needs to change when "+rowNoun(t)+" without "+names+" are meant to be many; "+
+		"say so with -- idemcheck:ignore optional-unique <reason>, or, in a new schema, with the partial form "+
+		"WHERE "+presentWords(h.Parts)+", which reads as intent and is silent")
+	for _, p := range h.Parts {
+		if optionalKey(p) {
+			notes = append(notes, "if every request must be deduplicated, derive a fallback key (the action and its "+
+				"target) instead of leaving "+partWords(p)+" NULL, and make it NOT NULL: the gate then never depends on "+
+				"NULL semantics")
+		}
+	}
+	return notes
+}
+
+// presentWords is "a IS NOT NULL AND b IS NOT NULL" for the parts.
+func presentWords(parts []catalog.IndexPart) string {
+	var conj []catalog.Expr
+	for _, p := range parts {
+		conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
+	}
+	return whereSQL(conj)
 }

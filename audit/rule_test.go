@@ -69,27 +69,37 @@ func TestNullableKeyMessageAndObject(t *testing.T) {
 }
 
 func TestNullableKeySeverityFromNames(t *testing.T) {
+	// (team_id, <key>, <nullable>): key is never NULL and identifies the
+	// row, so rows without the nullable part are duplicates: a hole.
+	long := "memberships_team_id_address_idempotency_key_and_some_more_words"
 	cases := []struct {
-		table, index, col string
-		want              audit.Severity
+		table, index, key, nullable string
+		want                        audit.Severity
 	}{
-		{"memberships", "memberships_team_user", "user_id", audit.Warning},
-		{"memberships", "memberships_dedup", "user_id", audit.Error},
-		{"idempotency_records", "records_scope", "user_id", audit.Error},
-		{"memberships", "memberships_scope", "request_id", audit.Error},
-		{"memberships", "memberships_scope", "client_key", audit.Error},
-		{"job_claims", "job_claims_scope", "user_id", audit.Error},
-		// PostgreSQL's own "_key" suffix of a UNIQUE constraint's index says
-		// nothing about the data.
-		{"memberships", "memberships_team_id_user_id_key", "user_id", audit.Warning},
+		{"memberships", "memberships_team_user", "address", "nickname", audit.Warning},
+		{"memberships", "memberships_dedup", "address", "nickname", audit.Error},
+		{"idempotency_records", "records_scope", "address", "nickname", audit.Error},
+		{"job_claims", "job_claims_scope", "address", "nickname", audit.Error},
+		// A key part that is never NULL names a request: the index
+		// deduplicates requests.
+		{"memberships", "memberships_scope", "request_id", "nickname", audit.Error},
+		{"memberships", "memberships_scope", "stripe_event_id", "nickname", audit.Error},
+		// The nullable part's own name never makes it an error, nor do the
+		// column words of a generated name (PostgreSQL's {table}_{cols}_key,
+		// Prisma's, Rails', one cut at 63 bytes).
+		{"memberships", "memberships_scope", "address", "idempotency_key", audit.Warning},
+		{"memberships", "memberships_team_id_address_idempotency_key_key", "address", "idempotency_key", audit.Warning},
+		{"Membership", "Membership_team_id_address_idempotency_key_key", "address", "idempotency_key", audit.Warning},
+		{"memberships", "index_memberships_on_team_id_and_address_and_idempotency_key", "address", "idempotency_key", audit.Warning},
+		{"memberships", long[:63], "address", "idempotency_key_and_some_more_words_and_more", audit.Warning},
 	}
 	for _, tc := range cases {
 		tab := &catalog.Table{Schema: "public", Name: tc.table, Columns: []*catalog.Column{
-			{Name: "team_id", NotNull: true}, {Name: tc.col}}}
-		tab.Indexes = []*catalog.Index{uniq(tc.index, nil, colPart("team_id"), colPart(tc.col))}
+			{Name: "team_id", NotNull: true}, {Name: tc.key, NotNull: true}, {Name: tc.nullable}}}
+		tab.Indexes = []*catalog.Index{uniq(tc.index, nil, colPart("team_id"), colPart(tc.key), colPart(tc.nullable))}
 		f := onlyFinding(t, runRules(t, catalogOf(tab), 16))
-		if f.Severity != tc.want {
-			t.Errorf("%s.%s (team_id, %s): severity %v, want %v", tc.table, tc.index, tc.col, f.Severity, tc.want)
+		if f.Rule != "nullable-key" || f.Severity != tc.want {
+			t.Errorf("%s.%s (team_id, %s, %s): %s %v, want nullable-key %v", tc.table, tc.index, tc.key, tc.nullable, f.Rule, f.Severity, tc.want)
 		}
 	}
 }
@@ -142,12 +152,12 @@ func TestNullableKeyRelatedAndNotes(t *testing.T) {
 
 func TestNullableKeyPartialAndExpressionWording(t *testing.T) {
 	tab := &catalog.Table{Schema: "shop", Name: "customers", Columns: []*catalog.Column{
-		{Name: "account_id", NotNull: true}, {Name: "email"}, {Name: "deleted_at"}}}
+		{Name: "account_id", NotNull: true}, {Name: "handle", NotNull: true}, {Name: "email"}, {Name: "deleted_at"}}}
 	tab.Indexes = []*catalog.Index{uniq("customers_email", isNull(col("deleted_at")),
-		colPart("account_id"), exprPart(fn("lower", col("email"))))}
+		colPart("account_id"), colPart("handle"), exprPart(fn("lower", col("email"))))}
 	f := onlyFinding(t, runRules(t, catalogOf(tab), 16))
-	want := "shop.customers.customers_email (account_id, (lower(email))): lower(email) may be NULL, so among rows " +
-		"where deleted_at IS NULL, two customers with the same account_id and a NULL lower(email) are both accepted"
+	want := "shop.customers.customers_email (account_id, handle, (lower(email))): lower(email) may be NULL, so among rows " +
+		"where deleted_at IS NULL, two customers with the same account_id and handle and a NULL lower(email) are both accepted"
 	if f.Message != want {
 		t.Errorf("message:\n got %s\nwant %s", f.Message, want)
 	}
@@ -164,6 +174,8 @@ func TestFixesForVersion(t *testing.T) {
 		}
 		return strings.Join(out, " | ")
 	}
+	// NULL is meaningful where a row without the part keeps an identity:
+	// the fixes that keep it and make it count come first, NOT NULL last.
 	for _, v := range []int{13, 14} {
 		f := onlyFinding(t, runRules(t, catalogOf(eventsTable()), v))
 		for _, fx := range f.Fixes {
@@ -171,19 +183,24 @@ func TestFixesForVersion(t *testing.T) {
 				t.Errorf("PostgreSQL %d got a NULLS NOT DISTINCT fix", v)
 			}
 		}
-		if len(f.Fixes) != 2 {
-			t.Errorf("PostgreSQL %d: fixes %s", v, titles(f.Fixes))
+		want := "add a partial unique index for rows where external_subscription_id is NULL | make external_subscription_id NOT NULL"
+		if got := titles(f.Fixes); got != want {
+			t.Errorf("PostgreSQL %d: fixes %s, want %s", v, got, want)
 		}
 	}
-	f := onlyFinding(t, runRules(t, catalogOf(eventsTable()), 15))
-	if len(f.Fixes) != 3 || !strings.Contains(f.Fixes[1].SQL, "NULLS NOT DISTINCT") {
-		t.Errorf("PostgreSQL 15 fixes: %s", titles(f.Fixes))
+	for _, v := range []int{15, 16, 18} {
+		f := onlyFinding(t, runRules(t, catalogOf(eventsTable()), v))
+		want := "rebuild index_unique_transaction_id NULLS NOT DISTINCT (PostgreSQL 15 and later) | " +
+			"add a partial unique index for rows where external_subscription_id is NULL | make external_subscription_id NOT NULL"
+		if got := titles(f.Fixes); got != want {
+			t.Errorf("PostgreSQL %d: fixes %s, want %s", v, got, want)
+		}
 	}
 }
 
 func TestFixSQL(t *testing.T) {
 	f := onlyFinding(t, runRules(t, catalogOf(eventsTable()), 16))
-	notNull, nnd, split := f.Fixes[0], f.Fixes[1], f.Fixes[2]
+	nnd, split, notNull := f.Fixes[0], f.Fixes[1], f.Fixes[2]
 	wantNotNull := `ALTER TABLE events ADD CONSTRAINT events_external_subscription_id_not_null_tmp CHECK (external_subscription_id IS NOT NULL) NOT VALID;
 ALTER TABLE events VALIDATE CONSTRAINT events_external_subscription_id_not_null_tmp;
 ALTER TABLE events ALTER COLUMN external_subscription_id SET NOT NULL;
@@ -212,15 +229,15 @@ ALTER INDEX index_unique_transaction_id_nnd RENAME TO index_unique_transaction_i
 
 func TestFixConstraintSwapAndQuoting(t *testing.T) {
 	tab := &catalog.Table{Schema: "Billing", Name: "Transfers", Columns: []*catalog.Column{
-		{Name: "account_id", NotNull: true}, {Name: "order"}}}
-	ix := uniq("Transfers_account_id_order_key", nil, colPart("account_id"), colPart("order"))
+		{Name: "account_id", NotNull: true}, {Name: "ref", NotNull: true}, {Name: "order"}}}
+	ix := uniq("Transfers_account_id_ref_order_key", nil, colPart("account_id"), colPart("ref"), colPart("order"))
 	ix.Constraint = ix.Name
 	ix.Deferrable = true
 	tab.Indexes = []*catalog.Index{ix}
 	f := onlyFinding(t, ofRule(runRules(t, catalogOf(tab), 16), "nullable-key"))
-	nnd := f.Fixes[1].SQL
-	want := `CREATE UNIQUE INDEX CONCURRENTLY "Transfers_account_id_order_key_nnd" ON "Billing"."Transfers" (account_id, "order") NULLS NOT DISTINCT;
-ALTER TABLE "Billing"."Transfers" DROP CONSTRAINT "Transfers_account_id_order_key", ADD CONSTRAINT "Transfers_account_id_order_key" UNIQUE USING INDEX "Transfers_account_id_order_key_nnd" DEFERRABLE;`
+	nnd := f.Fixes[0].SQL
+	want := `CREATE UNIQUE INDEX CONCURRENTLY "Transfers_account_id_ref_order_key_nnd" ON "Billing"."Transfers" (account_id, ref, "order") NULLS NOT DISTINCT;
+ALTER TABLE "Billing"."Transfers" DROP CONSTRAINT "Transfers_account_id_ref_order_key", ADD CONSTRAINT "Transfers_account_id_ref_order_key" UNIQUE USING INDEX "Transfers_account_id_ref_order_key_nnd" DEFERRABLE;`
 	if nnd != want {
 		t.Errorf("constraint swap:\n got %s\nwant %s", nnd, want)
 	}
@@ -255,8 +272,8 @@ func TestFixNameClash(t *testing.T) {
 	tab := eventsTable()
 	tab.Indexes = append(tab.Indexes, &catalog.Index{Name: "index_unique_transaction_id_nnd"})
 	f := onlyFinding(t, runRules(t, catalogOf(tab), 16))
-	if !strings.Contains(f.Fixes[1].SQL, "CONCURRENTLY index_unique_transaction_id_nnd1 ON") {
-		t.Errorf("clash not avoided:\n%s", f.Fixes[1].SQL)
+	if !strings.Contains(f.Fixes[0].SQL, "CONCURRENTLY index_unique_transaction_id_nnd1 ON") {
+		t.Errorf("clash not avoided:\n%s", f.Fixes[0].SQL)
 	}
 }
 
@@ -265,7 +282,7 @@ func TestSplitGrowsWithNullableParts(t *testing.T) {
 		{Name: "venue_id", NotNull: true}, {Name: "a"}, {Name: "b"}, {Name: "c"}}}
 	tab.Indexes = []*catalog.Index{uniq("bookings_abc", nil, colPart("venue_id"), colPart("a"), colPart("b"), colPart("c"))}
 	f := onlyFinding(t, runRules(t, catalogOf(tab), 16))
-	split := f.Fixes[len(f.Fixes)-1]
+	split := f.Fixes[1]
 	if n := strings.Count(split.SQL, "CREATE UNIQUE INDEX"); n != 7 {
 		t.Errorf("split of 3 nullable parts has %d indexes, want 7:\n%s", n, split.SQL)
 	}
@@ -283,7 +300,7 @@ func TestSplitGrowsWithNullableParts(t *testing.T) {
 		{Name: "venue_id", NotNull: true}, {Name: "a"}, {Name: "b"}}}
 	two.Indexes = []*catalog.Index{uniq("pairs_ab", nil, colPart("venue_id"), colPart("a"), colPart("b"))}
 	f2 := onlyFinding(t, runRules(t, catalogOf(two), 16))
-	if c := f2.Fixes[len(f2.Fixes)-1].Caveat; strings.Contains(c, "2^k") {
+	if c := f2.Fixes[1].Caveat; strings.Contains(c, "2^k") {
 		t.Errorf("2^k caveat with two nullable parts: %s", c)
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -74,11 +75,12 @@ hold NULL in the key and the groups of rows that already collide.`,
 
 // inspectSettings are the flags checked and turned into typed values.
 type inspectSettings struct {
-	rules      []*audit.Rule
-	severities map[string]audit.Severity
-	threshold  failThreshold
-	color      bool
-	filter     inspect.Filter
+	rules       []*audit.Rule
+	severities  map[string]audit.Severity
+	threshold   failThreshold
+	minSeverity audit.Severity
+	color       bool
+	filter      inspect.Filter
 }
 
 func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
@@ -101,6 +103,9 @@ func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
 		return st, usageError("--timeout must be positive, got %s", o.Timeout)
 	}
 	if st.threshold, err = o.audit.failThreshold(); err != nil {
+		return st, err
+	}
+	if st.minSeverity, err = o.audit.minSeverity(); err != nil {
 		return st, err
 	}
 	if st.rules, err = o.audit.selectRules(); err != nil {
@@ -143,6 +148,14 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	// A pattern that matches nothing is a typo, not a clean database.
+	if len(snap.Unmatched) > 0 {
+		misses := make([]error, len(snap.Unmatched))
+		for i, m := range snap.Unmatched {
+			misses[i] = m
+		}
+		return &ExitError{Code: ExitUsage, Err: errors.Join(misses...)}
+	}
 	catalogTrips := sess.RoundTrips()
 	pgVersion := sess.ServerMajor()
 	if o.pgVersionSet {
@@ -169,6 +182,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		Findings: findings,
 		Summary: report.Summary{Live: true, Tables: snap.Tables, RoundTrips: sess.RoundTrips(),
 			Elapsed: time.Since(start)},
+		MinSeverity: st.minSeverity,
 	}
 	if err := newFilter.apply("inspect", st.rules, true, doc, s); err != nil {
 		return err
@@ -223,6 +237,7 @@ func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Sna
 		f := &findings[owners[k]]
 		f.Data = dataCounts(parts)
 		f.Notes = append(f.Notes, dataNotes(f.Data)...)
+		audit.UseData(f)
 	}
 }
 
@@ -252,6 +267,8 @@ func dataCounts(parts []inspect.PartData) *audit.DataCounts {
 			NullRowsSkipped:        p.NullRows.Skipped,
 			CollidingGroups:        p.CollidingGroups.N,
 			CollidingGroupsSkipped: p.CollidingGroups.Skipped,
+			Rows:                   p.Rows.N,
+			RowsSkipped:            p.Rows.Skipped,
 		})
 	}
 	return d
@@ -266,8 +283,12 @@ func dataNotes(d *audit.DataCounts) []string {
 		switch {
 		case p.NullRowsSkipped != "":
 			fmt.Fprintf(&b, "NULL count skipped (%s)", p.NullRowsSkipped)
+		case p.NullRows == 0 && p.RowsSkipped == "" && p.Rows == 0:
+			b.WriteString("the index covers no row yet")
+		case p.NullRows == 0 && p.RowsSkipped == "":
+			fmt.Fprintf(&b, "no row of the %d the index covers holds NULL", p.Rows)
 		case p.NullRows == 0:
-			b.WriteString("no row holds NULL, so making it NOT NULL is safe today")
+			b.WriteString("no row holds NULL")
 		default:
 			fmt.Fprintf(&b, "%s NULL", countWords(p.NullRows, "row holds", "rows hold"))
 		}

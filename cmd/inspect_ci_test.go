@@ -12,11 +12,11 @@ import (
 // logical locations, and writes its fixes to a file with --fix-sql.
 func TestInspectConfigSARIFAndFixSQL(t *testing.T) {
 	dsn := inspectTestDB(t, inspectHoleSchema+`
-CREATE TABLE tags (org bigint NOT NULL, label text, UNIQUE (org, label));`)
+CREATE TABLE tags (org bigint NOT NULL, name text NOT NULL, label text, UNIQUE (org, name, label));`)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, ".idemcheck.yaml")
 	if err := os.WriteFile(cfg, []byte(`ignore:
-  - object: public.tags.tags_org_label_key
+  - object: public.tags.tags_org_name_label_key
     rule: nullable-key
     reason: labels are optional and deduplicated by the tagging service
 `), 0o644); err != nil {
@@ -57,7 +57,7 @@ CREATE TABLE tags (org bigint NOT NULL, label text, UNIQUE (org, label));`)
 	if !ok || results[ev].RuleID != "nullable-key" || len(results[ev].Suppressions) != 0 {
 		t.Errorf("events finding missing, or suppressed: %v", byObject)
 	}
-	tg, ok := byObject["public.tags.tags_org_label_key"]
+	tg, ok := byObject["public.tags.tags_org_name_label_key"]
 	if !ok || len(results[tg].Suppressions) != 1 || results[tg].Suppressions[0].Kind != "external" ||
 		!strings.Contains(results[tg].Suppressions[0].Justification, "tagging service") {
 		t.Errorf("tags finding not kept as an external suppression with its reason:\n%s", out)
@@ -65,7 +65,7 @@ CREATE TABLE tags (org bigint NOT NULL, label text, UNIQUE (org, label));`)
 
 	// The text report hides the suppressed finding and counts it.
 	_, text, _ := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--config", cfg, "--color", "never")
-	if strings.Contains(text, "tags_org_label_key") || !strings.Contains(text, "1 suppressed") {
+	if strings.Contains(text, "tags_org_name_label_key") || !strings.Contains(text, "1 suppressed") {
 		t.Errorf("text report should hide and count the suppressed finding:\n%s", text)
 	}
 
@@ -77,7 +77,7 @@ CREATE TABLE tags (org bigint NOT NULL, label text, UNIQUE (org, label));`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "ALTER TABLE events") || strings.Contains(string(b), "tags") {
+	if !strings.Contains(string(b), "ON events (") || strings.Contains(string(b), "tags") {
 		t.Errorf("fix file should hold the events fix and nothing for the suppressed tags finding:\n%s", b)
 	}
 	if code, _, errOut := runInspectCmd(t, nil, "inspect", "--dsn", dsn, "--fix-sql", dir); code != ExitUsage || !strings.Contains(errOut, "one file") {

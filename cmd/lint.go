@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,20 +24,25 @@ func init() { register(newLintCmd) }
 
 // lintOptions is everything `idemcheck lint` was asked to do, checked.
 type lintOptions struct {
-	Paths      []string
-	Queries    []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
-	Layout     sqlparse.Layout
-	Format     string
-	FailOn     failThreshold
-	PGVersion  int
-	Rules      []*audit.Rule
-	Severities map[string]audit.Severity
-	Color      bool
-	Verbose    bool
+	Paths   []string
+	Queries []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
+	Layout  sqlparse.Layout
+	Format  string
+	FailOn  failThreshold
+	// MinSeverity is the lowest severity printed.
+	MinSeverity audit.Severity
+	PGVersion   int
+	Rules       []*audit.Rule
+	Severities  map[string]audit.Severity
+	Color       bool
+	Verbose     bool
 	// Config is the configuration file read, nil when there is none.
 	Config *config.Config
 	// FixSQL is where --fix-sql writes, "" for nowhere.
 	FixSQL string
+	// Vars fill template placeholders (--var, vars: in the configuration);
+	// nil when none were given.
+	Vars sqlparse.Vars
 	// New hides what is not new (--new-from-rev, --baseline) and writes
 	// --write-baseline; nil hides nothing.
 	New *newFindingsFilter
@@ -46,20 +52,23 @@ func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
 	var newFlags newFindingsFlags
 	var layout string
-	var queries []string
+	var queries, vars []string
 	c := &cobra.Command{
 		Use:   "lint PATH...",
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
 		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
-tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, plain
-directories; detected, or named with --layout), single SQL files, schema
-dumps, Rails db/schema.rb and Prisma schemas into a model of the database,
-and reports the unique indexes that do not stop duplicates. Beside SQL
-migrations a schema.rb or schema.prisma is only compared with them. '-'
-reads one file from stdin.
+tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, Temporal's
+versioned folders, plain directories; detected, or named with --layout),
+single SQL files, schema dumps, Rails db/schema.rb and Prisma schemas into a
+model of the database, and reports the unique indexes that do not stop
+duplicates. Beside SQL migrations a schema.rb or schema.prisma is only
+compared with them. '-' reads one file from stdin. Template placeholders
+({{ .Name }}, ${name}, psql :name) are filled from --var NAME=VALUE, or
+stood in for with a note.
 
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
-the input could not be read or parsed (every other file is still checked).`,
+the input could not be read or parsed (every other file is still checked), or
+when the paths yield no statement to check.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			cfg, err := loadConfig(flags.Config)
 			if err != nil {
@@ -75,6 +84,9 @@ the input could not be read or parsed (every other file is still checked).`,
 			}
 			opts.Queries = queries
 			opts.Config = cfg
+			if opts.Vars, err = templateVars(cfg, vars); err != nil {
+				return err
+			}
 			if opts.New, err = newFlags.prepare(c.Context()); err != nil {
 				return err
 			}
@@ -85,7 +97,31 @@ the input could not be read or parsed (every other file is still checked).`,
 	newFlags.addTo(c, true)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
+	c.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE for template placeholders ({{ .NAME }}, ${NAME}, psql :NAME); repeatable")
 	return c
+}
+
+// templateVars merges the configuration's vars: with --var, which wins;
+// nil when neither gave any, so that placeholders get stand-ins.
+func templateVars(cfg *config.Config, flags []string) (sqlparse.Vars, error) {
+	var vars sqlparse.Vars
+	if cfg != nil && len(cfg.Vars) > 0 {
+		vars = sqlparse.Vars{}
+		for k, v := range cfg.Vars {
+			vars[k] = v
+		}
+	}
+	for _, kv := range flags {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, usageError("--var %q: want NAME=VALUE, for example --var Namespace=auth", kv)
+		}
+		if vars == nil {
+			vars = sqlparse.Vars{}
+		}
+		vars[name] = value
+	}
+	return vars, nil
 }
 
 // lintOptionsFrom checks the arguments and flags; every problem is a usage
@@ -106,6 +142,9 @@ func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*
 		return nil, err
 	}
 	if opts.FailOn, err = f.failThreshold(); err != nil {
+		return nil, err
+	}
+	if opts.MinSeverity, err = f.minSeverity(); err != nil {
 		return nil, err
 	}
 	if opts.Rules, err = f.selectRules(); err != nil {
@@ -145,7 +184,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	sqlPaths, schemas := findSchemaFiles(opts.Paths)
 	// The configuration's include and exclude globs choose files before
 	// they are read: an excluded file is neither counted nor checked.
-	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match})
+	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match, Vars: opts.Vars})
 	schemas.load(cat, loaded.Trees, apply)
 	loaded.Diagnostics = append(loaded.Diagnostics, schemas.diags...)
 	loaded.Files += schemas.files()
@@ -153,7 +192,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
-		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply}))
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply, Vars: opts.Vars}))
 	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
 	schemas.addFixes(findings, cat, opts.PGVersion)
@@ -167,7 +206,9 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Inputs:      append(lintInputs(loaded.Trees, perFile), schemas.inputs...),
 		Findings:    findings,
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
-		Summary:     report.Summary{Files: loaded.Files, Statements: loaded.Statements, Elapsed: time.Since(start)},
+		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
+			SkippedFiles: loaded.SkippedFiles, SkippedStatements: loaded.SkippedStatements, Elapsed: time.Since(start)},
+		MinSeverity: opts.MinSeverity,
 	}
 	if err := opts.New.apply("lint", opts.Rules, false, doc, s); err != nil {
 		return err
@@ -205,6 +246,8 @@ func appendLoad(to, from *sqlparse.LoadResult) {
 	to.Trees = append(to.Trees, from.Trees...)
 	to.Files += from.Files
 	to.Statements += from.Statements
+	to.SkippedFiles += from.SkippedFiles
+	to.SkippedStatements += from.SkippedStatements
 	to.Diagnostics = append(to.Diagnostics, from.Diagnostics...)
 	for path, comments := range from.Comments {
 		to.Comments[path] = append(to.Comments[path], comments...)
@@ -265,7 +308,7 @@ func writeReport(w io.Writer, doc *report.Document, format string, text report.T
 func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
 	inputs := make([]report.Input, 0, len(trees))
 	for _, t := range trees {
-		in := report.Input{Path: t.Root, Layout: string(t.Layout), Skipped: t.Skipped}
+		in := report.Input{Path: t.Root, Layout: string(t.Layout), Skipped: len(t.Skipped)}
 		for _, f := range t.Files {
 			in.Files = append(in.Files, f.Path)
 			in.Statements += perFile[f.Path]
@@ -276,11 +319,12 @@ func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
 }
 
 // describeInputs is what -v says on stderr about each tree: the layout
-// detected, the files used, the down files skipped and the statements.
+// detected, the files used, the files skipped (each has a note) and the
+// statements.
 func describeInputs(w io.Writer, inputs []report.Input) error {
 	for _, in := range inputs {
 		if _, err := fmt.Fprintf(w, "%s: layout %s, %s used, %s skipped, %s\n", in.Path, in.Layout,
-			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "down file"), countNoun(in.Statements, "statement")); err != nil {
+			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "file"), countNoun(in.Statements, "statement")); err != nil {
 			return err
 		}
 		for _, f := range in.Files {

@@ -201,8 +201,9 @@ func TestLintVerbose(t *testing.T) {
 	})
 	r := run(t, "lint", "-v", dir)
 	assertCode(t, r, ExitFindings)
-	assertContains(t, "stderr", r.stder, "layout golang-migrate", "2 files used", "2 down files skipped", "4 statements", "0001_events.up.sql", "0002_users.up.sql")
-	assertContains(t, "stdout", r.stdout, "info optional-unique")
+	assertContains(t, "stderr", r.stder, "layout golang-migrate", "2 files used", "2 files skipped", "4 statements", "0001_events.up.sql", "0002_users.up.sql")
+	assertContains(t, "stdout", r.stdout, "info optional-unique", "0001_events.down.sql: a down migration", "0002_users.down.sql: a down migration",
+		"in 2 files (4 statements), 2 files skipped")
 	quiet := run(t, "lint", dir)
 	if quiet.stder != "" {
 		t.Errorf("without -v stderr should be empty, got:\n%s", quiet.stder)

@@ -16,14 +16,15 @@ import (
 // verbosity. addTo registers them; each command then turns them into typed
 // settings with the methods below, which return usage errors.
 type auditFlags struct {
-	Format    string
-	FailOn    string
-	PGVersion int
-	Rules     []string
-	Disable   []string
-	Severity  []string
-	Color     string
-	Verbose   bool
+	Format      string
+	FailOn      string
+	MinSeverity string
+	PGVersion   int
+	Rules       []string
+	Disable     []string
+	Severity    []string
+	Color       string
+	Verbose     bool
 	// Config is --config; empty finds .idemcheck.yaml by walking up.
 	Config string
 	// FixSQL is --fix-sql: a file, or a directory for the next migration.
@@ -32,9 +33,10 @@ type auditFlags struct {
 
 // Supported values, in the order error messages list them.
 var (
-	formats     = []string{"text", "json", "sarif", "github", "gitlab"}
-	failOnNames = []string{"error", "warning", "info", "none"}
-	colorModes  = []string{"auto", "always", "never"}
+	formats       = []string{"text", "json", "sarif", "github", "gitlab"}
+	failOnNames   = []string{"error", "warning", "info", "none"}
+	severityNames = []string{"error", "warning", "info"}
+	colorModes    = []string{"auto", "always", "never"}
 )
 
 const (
@@ -47,6 +49,7 @@ func (f *auditFlags) addTo(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.Format, "format", "text", "output format: text, json, sarif (code scanning), github (workflow annotations) or gitlab (Code Quality)")
 	fl.StringVar(&f.FailOn, "fail-on", "warning", "lowest severity that makes the exit status 1: error, warning, info or none")
+	fl.StringVar(&f.MinSeverity, "min-severity", "info", "lowest severity printed, in every format: error, warning or info (the summary still counts the rest)")
 	fl.IntVar(&f.PGVersion, "pg-version", defaultPGVersion, fmt.Sprintf("PostgreSQL major version fixes are written for (%d..%d)", minPGVersion, maxPGVersion))
 	fl.StringArrayVar(&f.Rules, "rule", nil, "run only this rule (repeatable)")
 	fl.StringArrayVar(&f.Disable, "disable", nil, "do not run this rule (repeatable)")
@@ -57,6 +60,7 @@ func (f *auditFlags) addTo(c *cobra.Command) {
 	fl.StringVar(&f.FixSQL, "fix-sql", "", "write every finding's first fix to this file, or as the next migration into this directory")
 	completeWords(c, "format", formats)
 	completeWords(c, "fail-on", failOnNames)
+	completeWords(c, "min-severity", severityNames)
 	completeWords(c, "color", colorModes)
 	completeWords(c, "rule", ruleIDs())
 	completeWords(c, "disable", ruleIDs())
@@ -114,6 +118,14 @@ func (t failThreshold) fails(findings []audit.Finding) bool {
 		}
 	}
 	return false
+}
+
+// minSeverity is --min-severity: the lowest severity any format prints.
+func (f *auditFlags) minSeverity() (audit.Severity, error) {
+	if !slices.Contains(severityNames, f.MinSeverity) {
+		return audit.Info, usageError("unknown --min-severity %q (want %s)", f.MinSeverity, strings.Join(severityNames, ", "))
+	}
+	return audit.ParseSeverity(f.MinSeverity)
 }
 
 // selectRules returns the rules to run: all registered rules, or only those

@@ -12,6 +12,7 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/inspect"
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/sqlparse"
 	"github.com/spf13/cobra"
 )
 
@@ -98,7 +99,8 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 		Timeout: o.timeout, LockTimeout: o.lockTimeout, Deadline: o.deadline, Window: o.window, Force: o.force,
 	}
 	p.Defaults()
-	if _, err := p.Validate(); err != nil {
+	parsed, err := p.Validate()
+	if err != nil {
 		return usageError("race sql: %v", err)
 	}
 	// inspect resolves the connection settings and words a failure without
@@ -109,7 +111,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
-	p.UniqueKeys = uniqueKeysFrom(sess)
+	p.UniqueKeys = uniqueKeysFrom(sess, parsed.Text)
 	if p.DSN == "" {
 		p.DSN = raceGetenv(s, "DATABASE_URL")
 	}
@@ -151,9 +153,11 @@ func unwrapPathError(err error) error {
 }
 
 // uniqueKeysFrom reads one table's unique indexes through inspect and
-// attaches the audit's own words for any hole, so that the race and the
-// audit tell the same story.
-func uniqueKeysFrom(sess *inspect.Session) func(ctx context.Context, schema, table string) ([]racetest.UniqueKey, error) {
+// attaches the audit's own words, so that the race and the audit tell the
+// same story: for the index alone (nullable-key or optional-unique), and
+// for the raced statement when it is an INSERT ... ON CONFLICT whose
+// arbiter it can leave NULL (on-conflict-hole).
+func uniqueKeysFrom(sess *inspect.Session, stmt string) func(ctx context.Context, schema, table string) ([]racetest.UniqueKey, error) {
 	return func(ctx context.Context, schema, table string) ([]racetest.UniqueKey, error) {
 		snap, err := sess.ReadCatalog(ctx, inspect.Filter{Tables: []string{globEscape(schema) + "." + globEscape(table)}})
 		if err != nil {
@@ -163,23 +167,46 @@ func uniqueKeysFrom(sess *inspect.Session) func(ctx context.Context, schema, tab
 		if t == nil {
 			return nil, nil
 		}
-		holes := map[string]string{}
+		// An index with both a hole and an optional part is quoted for
+		// its hole.
+		holes := map[string]audit.Finding{}
 		for _, f := range audit.Run(snap.Catalog, []*audit.Rule{audit.NullableKey, audit.OptionalUnique}, audit.Options{Live: true}) {
-			holes[f.Object] = f.Message
+			if prev, ok := holes[f.Object]; !ok || prev.Rule != audit.NullableKey.ID {
+				holes[f.Object] = f
+			}
 		}
+		claims := claimFindings(snap.Catalog, stmt)
 		var keys []racetest.UniqueKey
 		for _, ix := range t.UniqueIndexes() {
-			keys = append(keys, uniqueKey(ix, holes[t.Schema+"."+t.Name+"."+ix.Name]))
+			object := t.Schema + "." + t.Name + "." + ix.Name
+			keys = append(keys, uniqueKey(ix, holes[object], claims[object]))
 		}
 		return keys, nil
 	}
 }
 
-func uniqueKey(ix *catalog.Index, hole string) racetest.UniqueKey {
+// claimFindings runs on-conflict-hole on the raced statement against the
+// live catalog, by index: replay records an INSERT ... ON CONFLICT as a
+// query without changing the schema.
+func claimFindings(cat *catalog.Catalog, stmt string) map[string]string {
+	out := map[string]string{}
+	cat.Queries = nil
+	sqlparse.NewReplayer(cat).Apply(sqlparse.NewStatement("race sql", stmt, 0))
+	if len(cat.Queries) == 0 {
+		return out
+	}
+	for _, f := range audit.Run(cat, []*audit.Rule{audit.OnConflictHole}, audit.Options{}) {
+		out[f.Object] = f.Message
+	}
+	return out
+}
+
+func uniqueKey(ix *catalog.Index, hole audit.Finding, claim string) racetest.UniqueKey {
 	k := racetest.UniqueKey{
 		Name: ix.Name, NullsNotDistinct: ix.NullsNotDistinct,
 		Deferrable: ix.Deferrable, InitiallyDeferred: ix.InitiallyDeferred,
-		Partial: ix.Predicate != nil, Valid: ix.Valid && ix.Ready, Hole: hole,
+		Partial: ix.Predicate != nil, Valid: ix.Valid && ix.Ready,
+		Hole: hole.Message, HoleRule: hole.Rule, Claim: claim,
 	}
 	for _, p := range ix.Parts {
 		k.Columns = append(k.Columns, p.Column)

@@ -24,6 +24,10 @@ CREATE UNIQUE INDEX index_unique_transaction_id ON events (organization_id, exte
 CREATE TABLE requests (id bigserial PRIMARY KEY, request_id text NOT NULL);
 CREATE TABLE orders (id bigserial PRIMARY KEY, order_key text NOT NULL,
   CONSTRAINT orders_order_key UNIQUE (order_key) DEFERRABLE INITIALLY DEFERRED);
+CREATE TABLE environments (id bigint PRIMARY KEY);
+INSERT INTO environments VALUES (1);
+CREATE TABLE task_runs (id bigserial PRIMARY KEY, environment_id bigint NOT NULL REFERENCES environments,
+  task text NOT NULL, idempotency_key text, CONSTRAINT task_runs_once UNIQUE (environment_id, task, idempotency_key));
 `
 
 func countRows(t *testing.T, dsn string) map[string]int64 {
@@ -35,7 +39,7 @@ func countRows(t *testing.T, dsn string) map[string]int64 {
 	}
 	defer c.Close(ctx)
 	out := map[string]int64{}
-	for _, table := range []string{"payments", "events", "requests", "orders"} {
+	for _, table := range []string{"payments", "events", "requests", "orders", "task_runs"} {
 		var n int64
 		if err := c.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -58,8 +62,21 @@ func TestRaceSQLVerdictsAndDiagnosis(t *testing.T) {
 			ExitFindings, []string{
 				"BROKEN: 3 wins in round",
 				"diagnosis: public.events.index_unique_transaction_id (organization_id, external_subscription_id, transaction_id) should have refused: external_subscription_id was NULL in the statement's values",
+				"on-conflict-hole: INSERT INTO events ... ON CONFLICT DO NOTHING: without a conflict target the arbiters are the unique " +
+					"indexes over the columns it writes or leaves NULL, and events.index_unique_transaction_id",
 				"nullable-key: events.index_unique_transaction_id (organization_id, external_subscription_id, transaction_id): external_subscription_id may be NULL, " +
 					"so two events with the same organization_id and transaction_id and no external_subscription_id are both accepted",
+			}},
+		// The index alone is unique when present; the claim makes the rows
+		// without a key claims, and the race shows the hole: the statement's
+		// rule is quoted, and the index's reading with it.
+		{"optional key in a claim", `INSERT INTO task_runs (environment_id, task) VALUES (1, {{key}}) ON CONFLICT DO NOTHING RETURNING id`,
+			ExitFindings, []string{
+				"diagnosis: public.task_runs.task_runs_once (environment_id, task, idempotency_key) should have refused: idempotency_key was NULL in the statement's values",
+				"on-conflict-hole: INSERT INTO task_runs ... ON CONFLICT DO NOTHING:",
+				"The index alone reads as unique when present (optional-unique: task_runs.task_runs_once (environment_id, task, idempotency_key): " +
+					"idempotency_key may be NULL",
+				"but this claim relies on it for the rows where idempotency_key is NULL: usage outranks shape",
 			}},
 		{"no unique index", `INSERT INTO requests (request_id) SELECT {{key}} WHERE NOT EXISTS (SELECT 1 FROM requests WHERE request_id = {{key}}) RETURNING id`,
 			ExitFindings, []string{"diagnosis: no unique index on public.requests covers the inserted columns: the winning rows agree on request_id"}},

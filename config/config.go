@@ -39,6 +39,8 @@ type Config struct {
 	Ignore    []Ignore
 	Include   []string
 	Exclude   []string
+	// Vars fill template placeholders, like --var.
+	Vars map[string]string
 
 	// Set holds the top-level keys the file gave.
 	Set map[string]bool
@@ -186,10 +188,26 @@ func (p parser) topLevel(c *Config, key string, v *yaml.Node) error {
 		c.Include, err = p.globs(v, key)
 	case "exclude":
 		c.Exclude, err = p.globs(v, key)
+	case "vars":
+		c.Vars, err = p.vars(v)
 	default:
-		return p.unknownKey(v, "unknown key %q (known: layout, pg-version, fail-on, rules, ignore, include, exclude)", key)
+		return p.unknownKey(v, "unknown key %q (known: layout, pg-version, fail-on, rules, ignore, include, exclude, vars)", key)
 	}
 	return err
+}
+
+// vars reads the values of template placeholders: a mapping of names to
+// scalars, which are used as written (a number stays its digits).
+func (p parser) vars(n *yaml.Node) (map[string]string, error) {
+	out := map[string]string{}
+	err := p.mapping(n, "vars", func(name string, v *yaml.Node) error {
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+			return p.errorf(v, "vars.%s must be a value, such as %s: auth", name, name)
+		}
+		out[name] = v.Value
+		return nil
+	})
+	return out, err
 }
 
 // mapping calls each for every key of a mapping node, rejecting duplicate

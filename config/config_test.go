@@ -58,11 +58,31 @@ func TestParseErrors(t *testing.T) {
 		{"layout: goose\nlayout: dbmate\n", "f.yaml:2:1: \"layout\" is given twice"},
 		{"layout: [goose\n", "f.yaml: "},
 		{"- a\n- b\n", "f.yaml:1:1: the configuration must be a mapping"},
+		{"vars:\n  Namespace: [a, b]\n", "f.yaml:2:14: vars.Namespace must be a value"},
+		{"vars: auth\n", "f.yaml:1:7: vars must be a mapping"},
 	}
 	for _, c := range cases {
 		_, err := Parse("f.yaml", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want prefix %q", c.src, err, c.want)
+		}
+	}
+}
+
+// vars: are the values of template placeholders, written as strings
+// whatever YAML would have made of them.
+func TestParseVars(t *testing.T) {
+	c, err := Parse("f.yaml", []byte("vars:\n  Namespace: auth\n  Shards: 016\n  Enabled: yes\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"Namespace": "auth", "Shards": "016", "Enabled": "yes"}
+	if len(c.Vars) != len(want) {
+		t.Fatalf("vars %v, want %v", c.Vars, want)
+	}
+	for k, v := range want {
+		if c.Vars[k] != v {
+			t.Errorf("vars[%s] = %q, want %q", k, c.Vars[k], v)
 		}
 	}
 }

@@ -101,3 +101,22 @@ func TestSingle(t *testing.T) {
 		t.Errorf("finding position not named by its migration:\n%s", got)
 	}
 }
+
+// TestSameFixWrittenOnce: two findings on one index (the hole, and the DROP
+// NOT NULL that opened it) share their first fix; it is written once, under
+// both, since rebuilding the index twice is wasted work on a large table.
+func TestSameFixWrittenOnce(t *testing.T) {
+	nnd := audit.Fix{Title: "rebuild t_key NULLS NOT DISTINCT", NoTransaction: true,
+		SQL: "CREATE UNIQUE INDEX CONCURRENTLY t_key_nnd ON t (a, b) NULLS NOT DISTINCT;\nDROP INDEX CONCURRENTLY t_key;\nALTER INDEX t_key_nnd RENAME TO t_key;"}
+	fs := []audit.Finding{
+		{Rule: "nullable-key", Object: "public.t.t_key", Fixes: []audit.Fix{nnd}},
+		{Rule: "not-null-dropped", Object: "public.t.t_key", Pos: catalog.Pos{File: "m/0002_b.up.sql", Line: 1, Col: 1}, Fixes: []audit.Fix{nnd}},
+	}
+	out := Single(fs)
+	if n := strings.Count(out, "CREATE UNIQUE INDEX CONCURRENTLY t_key_nnd"); n != 1 {
+		t.Errorf("the shared fix is written %d times:\n%s", n, out)
+	}
+	if !strings.Contains(out, "-- nullable-key public.t.t_key\n-- and not-null-dropped public.t.t_key (0002_b.up.sql:1:1)\n") {
+		t.Errorf("the second finding is not named:\n%s", out)
+	}
+}

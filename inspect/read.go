@@ -17,6 +17,8 @@ type Snapshot struct {
 	IndexText map[*catalog.Index]*IndexText
 	// Tables counts the tables read (after the filter); Indexes likewise.
 	Tables, Indexes int
+	// Unmatched are the filter's patterns that matched nothing.
+	Unmatched []FilterMiss
 }
 
 // IndexText is an index as pg_get_indexdef and pg_get_expr print it.
@@ -31,7 +33,7 @@ type IndexText struct {
 // builder collects rows from the catalog queries into a catalog.
 type builder struct {
 	cat     *catalog.Catalog
-	filter  Filter
+	filter  *filterUse
 	version int
 	tables  map[int64]*catalog.Table
 	// columns maps a table's oid and attnum to the column name, for index
@@ -75,7 +77,7 @@ func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) 
 	}
 	b := &builder{
 		cat:         &catalog.Catalog{Schemas: map[string]*catalog.Schema{}, ServerVersion: s.ServerVersion},
-		filter:      f,
+		filter:      newFilterUse(f),
 		version:     s.ServerVersion,
 		tables:      map[int64]*catalog.Table{},
 		columns:     map[int64]map[int16]string{},
@@ -97,6 +99,7 @@ func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) 
 	if err := results.Close(); err != nil {
 		return nil, s.queryError("reading the catalog", err)
 	}
+	b.snap.Unmatched = b.filter.misses()
 	return b.snap, nil
 }
 

@@ -20,7 +20,7 @@ type liveWant struct {
 
 var (
 	liveWantComment = regexp.MustCompile(`-- want:(.*)$`)
-	liveWantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)\s+"((?:[^"\\]|\\.)*)"`)
+	liveWantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)(?:/(?:error|warning|info))?\s+"((?:[^"\\]|\\.)*)"`)
 )
 
 // fixtureWants reads the wants of one rule from a fixture file.

@@ -32,9 +32,16 @@ type UniqueKey struct {
 	Partial bool
 	// Valid is false for an index that is not valid or not ready.
 	Valid bool
-	// Hole is the message the nullable-key (or optional-unique) rule gives
-	// for this index, empty when the audit finds no hole in it.
-	Hole string
+	// Hole is the message the audit gives for this index alone, and
+	// HoleRule the rule that gives it: nullable-key for a hole,
+	// optional-unique for an index unique only when its parts are present.
+	// Empty when the audit finds neither.
+	Hole     string
+	HoleRule string
+	// Claim is the on-conflict-hole message for the raced statement when
+	// this index is its arbiter and the statement can leave a part NULL:
+	// usage outranks shape, so the statement is quoted first.
+	Claim string
 }
 
 // writtenRows reads back what this worker's transaction wrote. The second
@@ -138,8 +145,20 @@ func keyDiagnosis(table string, k UniqueKey, nulls []string) string {
 	case len(nulls) > 0 && !k.NullsNotDistinct:
 		s := fmt.Sprintf("%s should have refused: %s was NULL in the statement's values, and a unique index never finds two NULLs equal",
 			ix, wordList(nulls))
-		if k.Hole != "" {
-			s += ". nullable-key: " + k.Hole
+		if k.Claim != "" {
+			s += ". on-conflict-hole: " + k.Claim
+		}
+		switch {
+		case k.Hole == "":
+		case k.HoleRule == "optional-unique":
+			s += ". The index alone reads as unique when present (optional-unique: " + k.Hole + "), but this claim " +
+				"relies on it for the rows where " + wordList(nulls) + " is NULL: usage outranks shape"
+		default:
+			rule := k.HoleRule
+			if rule == "" {
+				rule = "nullable-key"
+			}
+			s += ". " + rule + ": " + k.Hole
 		}
 		return s
 	case k.Deferrable && k.InitiallyDeferred:

@@ -16,7 +16,7 @@ import (
 func GitHub(w io.Writer, doc *Document) error {
 	t := &textWriter{w: w}
 	for _, f := range doc.Findings {
-		if f.Suppressed != nil {
+		if f.Suppressed != nil || !doc.Shown(f) {
 			continue
 		}
 		title := "idemcheck " + f.Rule
@@ -40,8 +40,12 @@ func GitHub(w io.Writer, doc *Document) error {
 		t.printf("%s\n", annotation("error", d.Pos, "idemcheck could not read this input", msg))
 	}
 	c := Count(doc)
-	line := fmt.Sprintf("idemcheck: %s, %s, %d info, %d suppressed, %s in %s",
-		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), c.Infos, c.Suppressed,
+	infos := plural(c.Infos, "info", "info")
+	if c.Infos > 0 {
+		infos += " (" + c.infoRules() + ")"
+	}
+	line := fmt.Sprintf("idemcheck: %s, %s, %s, %d suppressed, %s in %s",
+		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, c.Suppressed,
 		plural(c.InputErrors, "input error", "input errors"), whatWasRead(doc))
 	if doc.Summary.Unchanged > 0 {
 		line += ", " + unchangedWords(doc.Summary.Unchanged)

@@ -38,7 +38,7 @@ func GitLab(w io.Writer, doc *Document, opts SARIFOptions) error {
 	paths := sarifWriter{prefix: strings.Trim(opts.Prefix, "/"), root: strings.TrimSuffix(opts.Root, "/")}
 	issues := []gitlabIssue{}
 	for _, f := range doc.Findings {
-		if f.Suppressed != nil {
+		if f.Suppressed != nil || !doc.Shown(f) {
 			continue
 		}
 		loc := gitlabLocation{Path: paths.repoPath(f.Pos.File), Lines: gitlabLines{Begin: f.Pos.Line}}

@@ -86,6 +86,10 @@ type jsonPartCounts struct {
 	NullRowsSkipped        string `json:"null_rows_skipped,omitempty"`
 	CollidingGroups        *int64 `json:"colliding_groups"`
 	CollidingGroupsSkipped string `json:"colliding_groups_skipped,omitempty"`
+	// Rows is how many rows the index covers, what the NULL count is
+	// measured against.
+	Rows        *int64 `json:"rows"`
+	RowsSkipped string `json:"rows_skipped,omitempty"`
 }
 
 type jsonDiagnostic struct {
@@ -95,19 +99,23 @@ type jsonDiagnostic struct {
 }
 
 type jsonSummary struct {
-	Files          int     `json:"files"`
-	Statements     int     `json:"statements"`
-	Tables         int     `json:"tables,omitempty"`
-	RoundTrips     int     `json:"round_trips,omitempty"`
-	Errors         int     `json:"errors"`
-	Warnings       int     `json:"warnings"`
-	Infos          int     `json:"info"`
-	Suppressed     int     `json:"suppressed"`
-	Baselined      int     `json:"baselined"`
-	InputErrors    int     `json:"input_errors"`
-	Notes          int     `json:"notes"`
-	Unchanged      int     `json:"unchanged"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Files             int            `json:"files"`
+	Statements        int            `json:"statements"`
+	SkippedFiles      int            `json:"skipped_files,omitempty"`
+	SkippedStatements int            `json:"skipped_statements,omitempty"`
+	Tables            int            `json:"tables,omitempty"`
+	RoundTrips        int            `json:"round_trips,omitempty"`
+	Errors            int            `json:"errors"`
+	Warnings          int            `json:"warnings"`
+	Infos             int            `json:"info"`
+	InfoByRule        map[string]int `json:"info_by_rule"`
+	Suppressed        int            `json:"suppressed"`
+	Baselined         int            `json:"baselined"`
+	NotShown          int            `json:"not_shown"`
+	InputErrors       int            `json:"input_errors"`
+	Notes             int            `json:"notes"`
+	Unchanged         int            `json:"unchanged"`
+	ElapsedSeconds    float64        `json:"elapsed_seconds"`
 }
 
 // JSON writes doc as one indented JSON document. Lists are never null, so a
@@ -129,7 +137,9 @@ func JSON(w io.Writer, doc *Document) error {
 		})
 	}
 	for _, f := range doc.Findings {
-		out.Findings = append(out.Findings, findingJSON(f))
+		if doc.Shown(f) {
+			out.Findings = append(out.Findings, findingJSON(f))
+		}
 	}
 	for _, d := range doc.Diagnostics {
 		jd := jsonDiagnostic{Position: positionJSON(d.Pos), SQLState: d.SQLState, Message: d.Message}
@@ -150,9 +160,11 @@ func summaryJSON(doc *Document) jsonSummary {
 	c := Count(doc)
 	return jsonSummary{
 		Files: doc.Summary.Files, Statements: doc.Summary.Statements,
+		SkippedFiles: doc.Summary.SkippedFiles, SkippedStatements: doc.Summary.SkippedStatements,
 		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
-		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed, Baselined: c.Baselined,
-		InputErrors: c.InputErrors, Notes: c.Notes, Unchanged: doc.Summary.Unchanged,
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, InfoByRule: c.InfoByRule, Suppressed: c.Suppressed,
+		Baselined: c.Baselined, NotShown: c.NotShown, Unchanged: doc.Summary.Unchanged,
+		InputErrors: c.InputErrors, Notes: c.Notes,
 		ElapsedSeconds: doc.Summary.Elapsed.Seconds(),
 	}
 }
@@ -208,6 +220,11 @@ func dataJSON(d *audit.DataCounts) *jsonData {
 		if p.CollidingGroupsSkipped == "" {
 			n := p.CollidingGroups
 			pc.CollidingGroups = &n
+		}
+		pc.RowsSkipped = p.RowsSkipped
+		if p.RowsSkipped == "" {
+			n := p.Rows
+			pc.Rows = &n
 		}
 		out.Parts = append(out.Parts, pc)
 	}

@@ -9,6 +9,9 @@
 package report
 
 import (
+	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/idemcheck/idemcheck/audit"
@@ -29,14 +32,21 @@ type Document struct {
 	// Diagnostics are the input's notes and errors, in input order.
 	Diagnostics []Diagnostic
 	Summary     Summary
+	// MinSeverity is --min-severity: findings below it are counted in the
+	// summary but printed in no format. The zero value, Info, prints all.
+	MinSeverity audit.Severity
 }
+
+// Shown reports whether f is printed under doc's --min-severity.
+func (doc *Document) Shown(f audit.Finding) bool { return f.Severity >= doc.MinSeverity }
 
 // Input is one tree (directory, file or stdin) that was read.
 type Input struct {
 	Path   string
 	Layout string
 	Files  []string
-	// Skipped counts down, undo and rollback files that were not used.
+	// Skipped counts the files the layout left out (down, undo and revert
+	// scripts, other databases' files ...).
 	Skipped    int
 	Statements int
 }
@@ -62,6 +72,10 @@ type Diagnostic struct {
 type Summary struct {
 	Files      int
 	Statements int
+	// SkippedFiles counts the files the layouts left out; SkippedStatements
+	// the statements not replayed because a template could not be run.
+	SkippedFiles      int
+	SkippedStatements int
 	// Live is set for a catalog read from a running server: the summary
 	// then counts Tables and RoundTrips instead of files and statements.
 	Live       bool
@@ -77,10 +91,16 @@ type Summary struct {
 // severity (suppressed ones apart), and diagnostics per level.
 type Counts struct {
 	Errors, Warnings, Infos int
-	Suppressed              int
+	// InfoByRule counts the info findings of each rule: a schema with forty
+	// optional names has forty, and the summary says whose they are.
+	InfoByRule map[string]int
+	Suppressed int
 	// Baselined are the suppressed findings a baseline lists (lint and
 	// inspect --baseline), counted apart in the summary.
-	Baselined          int
+	Baselined int
+	// NotShown counts the findings --min-severity leaves out of the output
+	// (suppressed ones apart); they are in the tallies above.
+	NotShown           int
 	InputErrors, Notes int
 }
 
@@ -89,20 +109,26 @@ const SuppressBaseline = "baseline"
 
 // Count tallies doc's findings and diagnostics.
 func Count(doc *Document) Counts {
-	var c Counts
+	c := Counts{InfoByRule: map[string]int{}}
 	for _, f := range doc.Findings {
 		switch {
 		case f.Suppressed != nil:
 			c.Suppressed++
+			c.Suppressed++
 			if f.Suppressed.Kind == SuppressBaseline {
 				c.Baselined++
 			}
+			continue
 		case f.Severity == audit.Error:
 			c.Errors++
 		case f.Severity == audit.Warning:
 			c.Warnings++
 		default:
 			c.Infos++
+			c.InfoByRule[f.Rule]++
+		}
+		if !doc.Shown(f) {
+			c.NotShown++
 		}
 	}
 	for _, d := range doc.Diagnostics {
@@ -113,4 +139,22 @@ func Count(doc *Document) Counts {
 		}
 	}
 	return c
+}
+
+// infoRules is "optional-unique 38, unused-ignore 2": the info findings by
+// rule, most first.
+func (c Counts) infoRules() string {
+	rules := make([]string, 0, len(c.InfoByRule))
+	for r := range c.InfoByRule {
+		rules = append(rules, r)
+	}
+	sort.Slice(rules, func(i, j int) bool {
+		a, b := c.InfoByRule[rules[i]], c.InfoByRule[rules[j]]
+		return a > b || a == b && rules[i] < rules[j]
+	})
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		parts[i] = fmt.Sprintf("%s %s", r, thousands(c.InfoByRule[r]))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,15 +47,6 @@ func sampleDocument() *Document {
 				Notes: []string{"CHECK events_sub_not_null is NOT VALID: existing rows were never checked, so it proves nothing"},
 				Fixes: []audit.Fix{
 					{
-						Title: "make external_subscription_id NOT NULL",
-						SQL: "ALTER TABLE events ADD CONSTRAINT events_external_subscription_id_not_null\n" +
-							"  CHECK (external_subscription_id IS NOT NULL) NOT VALID;\n" +
-							"ALTER TABLE events VALIDATE CONSTRAINT events_external_subscription_id_not_null;\n" +
-							"ALTER TABLE events ALTER COLUMN external_subscription_id SET NOT NULL;\n" +
-							"ALTER TABLE events DROP CONSTRAINT events_external_subscription_id_not_null;",
-						Caveat: "fails while rows with a NULL external_subscription_id exist",
-					},
-					{
 						Title: "rebuild the index NULLS NOT DISTINCT (PostgreSQL 15+)",
 						SQL: "CREATE UNIQUE INDEX CONCURRENTLY index_unique_transaction_id_nnd ON events\n" +
 							"  (organization_id, external_subscription_id, transaction_id) NULLS NOT DISTINCT;\n" +
@@ -69,6 +62,15 @@ func sampleDocument() *Document {
 						Title:         "add a partial unique index for the rows without external_subscription_id",
 						SQL:           "CREATE UNIQUE INDEX CONCURRENTLY index_unique_transaction_id_null ON events (organization_id, transaction_id)\n  WHERE external_subscription_id IS NULL;",
 						NoTransaction: true,
+					},
+					{
+						Title: "make external_subscription_id NOT NULL",
+						SQL: "ALTER TABLE events ADD CONSTRAINT events_external_subscription_id_not_null\n" +
+							"  CHECK (external_subscription_id IS NOT NULL) NOT VALID;\n" +
+							"ALTER TABLE events VALIDATE CONSTRAINT events_external_subscription_id_not_null;\n" +
+							"ALTER TABLE events ALTER COLUMN external_subscription_id SET NOT NULL;\n" +
+							"ALTER TABLE events DROP CONSTRAINT events_external_subscription_id_not_null;",
+						Caveat: "fails while rows with a NULL external_subscription_id exist",
 					},
 				},
 			},
@@ -204,15 +206,22 @@ func TestTextHidesSuppressedAndNotes(t *testing.T) {
 
 func TestSummaryLine(t *testing.T) {
 	doc := &Document{Summary: Summary{Files: 212, Statements: 1840, Elapsed: 210 * time.Millisecond}}
-	add := func(n int, s audit.Severity) {
+	add := func(n int, s audit.Severity, rule string) {
 		for range n {
-			doc.Findings = append(doc.Findings, audit.Finding{Severity: s})
+			doc.Findings = append(doc.Findings, audit.Finding{Severity: s, Rule: rule})
 		}
 	}
-	add(3, audit.Error)
-	add(1, audit.Warning)
-	add(4, audit.Info)
-	want := "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s"
+	add(3, audit.Error, "nullable-key")
+	add(1, audit.Warning, "nullable-key")
+	add(1, audit.Info, "unused-ignore")
+	add(3, audit.Info, "optional-unique")
+	want := "3 errors, 1 warning, 4 info (optional-unique 3, unused-ignore 1) in 212 files (1,840 statements) — 0.21 s"
+	if got := SummaryLine(doc, false); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	doc.MinSeverity = audit.Warning
+	want = "3 errors, 1 warning, 4 info (optional-unique 3, unused-ignore 1) in 212 files (1,840 statements), " +
+		"4 below --min-severity warning not shown — 0.21 s"
 	if got := SummaryLine(doc, false); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -222,8 +231,9 @@ func TestSummaryLine(t *testing.T) {
 	if got := SummaryLine(one, false); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	doc.MinSeverity = audit.Info
 	doc.Summary.Unchanged = 37
-	want = "3 errors, 1 warning, 4 info in 212 files (1,840 statements), 37 findings in unchanged files not shown — 0.21 s"
+	want = "3 errors, 1 warning, 4 info (optional-unique 3, unused-ignore 1) in 212 files (1,840 statements), 37 findings in unchanged files not shown — 0.21 s"
 	if got := SummaryLine(doc, false); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -273,4 +283,119 @@ func TestTextLiveFindingNamesObject(t *testing.T) {
 	if !strings.Contains(buf.String(), `"position": null`) {
 		t.Errorf("a live finding's position should be null:\n%s", buf.String())
 	}
+}
+
+// manyInfos is a schema with two holes and forty optional names, the case
+// the text report must not bury.
+func manyInfos() *Document {
+	doc := &Document{Tool: ToolName, Version: "devel", Summary: Summary{Files: 1, Statements: 44}}
+	for i := range 2 {
+		doc.Findings = append(doc.Findings, audit.Finding{Rule: "nullable-key", Severity: audit.Warning,
+			Object:  fmt.Sprintf("public.t.hole%d", i),
+			Message: fmt.Sprintf("public.t.hole%d: namespace may be NULL, so two t with the same\naddress and no namespace are both accepted", i),
+			Pos:     catalog.Pos{File: "m.sql", Line: i + 1, Col: 1}, Notes: []string{"a hole"},
+			Fixes: []audit.Fix{{Title: "rebuild NULLS NOT DISTINCT", SQL: "CREATE UNIQUE INDEX ...;"}}})
+	}
+	for i := range 40 {
+		doc.Findings = append(doc.Findings, audit.Finding{Rule: "optional-unique", Severity: audit.Info,
+			Object:  fmt.Sprintf("public.t.optional%d", i),
+			Message: fmt.Sprintf("public.t.optional%d: name may be NULL, so t without name are not deduplicated within scope_id; intended when a row may have no name", i),
+			Pos:     catalog.Pos{File: "m.sql", Line: 10 + i, Col: 1}, Notes: []string{"nothing needs to change"}})
+	}
+	return doc
+}
+
+// TestTextInfoOneLine: each info finding is one line; errors and warnings
+// keep their blocks; -v shows the info findings in full.
+func TestTextInfoOneLine(t *testing.T) {
+	doc := manyInfos()
+	var buf bytes.Buffer
+	if err := Text(&buf, doc, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	infoLines := 0
+	for _, l := range lines {
+		if strings.Contains(l, ": info optional-unique ") {
+			infoLines++
+			if !strings.HasSuffix(l, "intended when a row may have no name") {
+				t.Errorf("info line cut or wrapped: %q", l)
+			}
+		}
+	}
+	if infoLines != 40 || strings.Count(out, "nothing needs to change") != 0 {
+		t.Errorf("%d info lines (want 40), notes shown %d times:\n%s", infoLines, strings.Count(out, "nothing needs to change"), out)
+	}
+	if strings.Count(out, "fix: rebuild NULLS NOT DISTINCT") != 2 || strings.Count(out, "note: a hole") != 2 {
+		t.Errorf("the holes lost their blocks:\n%s", out)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(out), "0 errors, 2 warnings, 40 info (optional-unique 40) in 1 file (44 statements) — 0.00 s") {
+		t.Errorf("summary:\n%s", lines[len(lines)-1])
+	}
+	buf.Reset()
+	if err := Text(&buf, doc, TextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "note: nothing needs to change"); n != 40 {
+		t.Errorf("-v shows %d info notes, want 40", n)
+	}
+}
+
+// TestMinSeverityEveryFormat: --min-severity leaves the findings below it out
+// of every format, and the counts still hold them.
+func TestMinSeverityEveryFormat(t *testing.T) {
+	for _, min := range []audit.Severity{audit.Info, audit.Warning, audit.Error} {
+		doc := manyInfos()
+		doc.MinSeverity = min
+		shownHoles, shownInfos := 2, 40
+		if min > audit.Info {
+			shownInfos = 0
+		}
+		if min > audit.Warning {
+			shownHoles = 0
+		}
+		outputs := map[string]*bytes.Buffer{}
+		for name, write := range map[string]func(*bytes.Buffer) error{
+			"text":   func(b *bytes.Buffer) error { return Text(b, doc, TextOptions{}) },
+			"json":   func(b *bytes.Buffer) error { return JSON(b, doc) },
+			"sarif":  func(b *bytes.Buffer) error { return SARIF(b, doc, SARIFOptions{}) },
+			"github": func(b *bytes.Buffer) error { return GitHub(b, doc) },
+			"gitlab": func(b *bytes.Buffer) error { return GitLab(b, doc, SARIFOptions{}) },
+		} {
+			outputs[name] = &bytes.Buffer{}
+			if err := write(outputs[name]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, buf := range outputs {
+			out := buf.String()
+			holes, infos := countObjects(out, "hole"), countObjects(out, "optional")
+			if holes != shownHoles || infos != shownInfos {
+				t.Errorf("--min-severity %s, %s: %d holes and %d optional shown, want %d and %d", min, name, holes, infos, shownHoles, shownInfos)
+			}
+		}
+		var doc2 struct {
+			Summary struct {
+				Infos    int `json:"info"`
+				NotShown int `json:"not_shown"`
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal(outputs["json"].Bytes(), &doc2); err != nil || doc2.Summary.Infos != 40 ||
+			doc2.Summary.NotShown != 42-shownHoles-shownInfos {
+			t.Errorf("--min-severity %s: json summary %+v (%v)", min, doc2.Summary, err)
+		}
+		if min == audit.Info && !strings.Contains(outputs["sarif"].String(), `"level": "note"`) {
+			t.Error("SARIF lost the info findings' note level")
+		}
+	}
+}
+
+// countObjects counts the distinct objects public.t.<prefix>N named in out.
+func countObjects(out, prefix string) int {
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(`public\.t\.`+prefix+`\d+`).FindAllString(out, -1) {
+		seen[m] = true
+	}
+	return len(seen)
 }

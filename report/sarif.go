@@ -201,6 +201,9 @@ func SARIF(w io.Writer, doc *Document, opts SARIFOptions) error {
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(r))
 	}
 	for _, f := range doc.Findings {
+		if !doc.Shown(f) {
+			continue
+		}
 		idx, ok := s.ruleIndex[f.Rule]
 		if !ok {
 			// A finding of a rule the caller did not list still needs its

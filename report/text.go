@@ -75,15 +75,31 @@ func (t *textWriter) printf(format string, args ...any) {
 
 // Text writes doc in the format of CLI.md: one block per finding that starts
 // with file:line:col so editors and CI can jump to it, then input errors
-// (and notes with Verbose), then the summary line.
+// (and notes with Verbose), then the summary line. An info finding takes
+// one line (all of it with Verbose), so that forty optional names do not
+// bury two holes; the info lines come together, after a blank line.
 func Text(w io.Writer, doc *Document, opts TextOptions) error {
 	t := &textWriter{w: w}
 	p := newPalette(opts.Color)
+	lines := false
 	for _, f := range doc.Findings {
-		if f.Suppressed != nil {
+		if f.Suppressed != nil || !doc.Shown(f) {
 			continue
 		}
+		if f.Severity == audit.Info && !opts.Verbose {
+			t.printf("%s: %s %s %s\n", p.pos.Sprint(location(f.Pos, f.Object)), p.severity(f.Severity), p.rule.Sprint(f.Rule),
+				strings.Join(strings.Fields(f.Message), " "))
+			lines = true
+			continue
+		}
+		if lines {
+			t.printf("\n")
+			lines = false
+		}
 		writeFinding(t, p, f, opts)
+		t.printf("\n")
+	}
+	if lines {
 		t.printf("\n")
 	}
 	shown := 0
@@ -229,13 +245,20 @@ func visibleLen(s string) int {
 
 // SummaryLine is the last line of the text report:
 // "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s",
-// with input errors, notes and suppressed findings added when there are any.
+// with skipped files and statements, input errors, notes and suppressed
+// findings added when there are any.
 func SummaryLine(doc *Document, verbose bool) string {
 	c := Count(doc)
 	var b strings.Builder
+	infos := plural(c.Infos, "info", "info")
+	if c.Infos > 0 {
+		infos += " (" + c.infoRules() + ")"
+	}
 	fmt.Fprintf(&b, "%s, %s, %s in %s",
-		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"),
-		plural(c.Infos, "info", "info"), whatWasRead(doc))
+		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, whatWasRead(doc))
+	if c.NotShown > 0 {
+		fmt.Fprintf(&b, ", %s below --min-severity %s not shown", thousands(c.NotShown), doc.MinSeverity)
+	}
 	if c.InputErrors > 0 {
 		fmt.Fprintf(&b, ", %s", plural(c.InputErrors, "input error", "input errors"))
 	}
@@ -258,13 +281,21 @@ func SummaryLine(doc *Document, verbose bool) string {
 	return b.String()
 }
 
-// whatWasRead is "212 files (1,840 statements)", or for a live database
-// "14 tables (2 round trips)".
+// whatWasRead is "212 files (1,840 statements)", with the files and
+// statements skipped when there are any, or for a live database "14 tables
+// (2 round trips)".
 func whatWasRead(doc *Document) string {
 	if doc.Summary.Live {
 		return plural(doc.Summary.Tables, "table", "tables") + " (" + plural(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
 	}
-	return plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
+	read := plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
+	if n := doc.Summary.SkippedFiles; n > 0 {
+		read += ", " + plural(n, "file", "files") + " skipped"
+	}
+	if n := doc.Summary.SkippedStatements; n > 0 {
+		read += ", " + plural(n, "statement", "statements") + " skipped"
+	}
+	return read
 }
 
 // unchangedWords counts the findings --new-from-rev left out.

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,10 +34,23 @@ const stdinPath = "<stdin>"
 
 // Tree is one migration tree (or a single file) in replay order.
 type Tree struct {
-	Root    string
-	Layout  Layout
-	Files   []File
-	Skipped int // down, undo and rollback files that are not used
+	Root   string
+	Layout Layout
+	Files  []File
+	// Skipped are the files of the tree that its layout does not use: down,
+	// undo and revert scripts, other databases' migrations, names the tool
+	// does not recognise. Load reports each one as a note.
+	Skipped []SkippedFile
+
+	// downNamed is set for a down migration named on its own, which is
+	// never replayed (Load decides between a note and an error).
+	downNamed bool
+}
+
+// SkippedFile is a file of a tree that its layout leaves out, and why.
+type SkippedFile struct {
+	Path   string
+	Reason string
 }
 
 // DiscoverOptions tunes Discover.
@@ -126,8 +140,16 @@ func stdinTree(opts DiscoverOptions) ([]Tree, []Diagnostic) {
 	return []Tree{{Root: stdinPath, Layout: layout, Files: []File{f}}}, nil
 }
 
-// singleFileTree makes a one-file tree of a file given by name.
+// singleFileTree makes a one-file tree of a file given by name. A down
+// migration makes a tree with no file to replay.
 func singleFileTree(p string, forced Layout) ([]Tree, []Diagnostic) {
+	if kind := downKind(filepath.Base(p)); kind != "" {
+		layout := forced
+		if layout == "" {
+			layout = LayoutPlain
+		}
+		return []Tree{{Root: p, Layout: layout, Skipped: []SkippedFile{{Path: p, Reason: kind}}, downNamed: true}}, nil
+	}
 	data, err := readSQLFile(p)
 	if err != nil {
 		return nil, []Diagnostic{readDiagnostic(p, err)}
@@ -170,14 +192,14 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 	if err != nil {
 		return nil, []Diagnostic{pathError(display, err)}
 	}
-	layout := forced
+	layout, why := forced, []Diagnostic(nil)
 	if layout == "" {
-		layout = detectDir(dir, sc)
+		layout, why = detectDir(dir, display, sc)
 	}
 	if layout != "" {
 		tree, diags := listTree(dir, display, layout, sc)
-		if len(tree.Files) > 0 || tree.Skipped > 0 || len(diags) > 0 {
-			return []Tree{tree}, diags
+		if len(tree.Files) > 0 || len(tree.Skipped) > 0 || len(diags) > 0 {
+			return []Tree{tree}, append(why, diags...)
 		}
 	}
 	if depth >= maxTreeDepth {
@@ -185,7 +207,11 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 	}
 	var trees []Tree
 	var diags []Diagnostic
-	for _, sub := range sc.subdirs {
+	// Version folders named by number (1/, 2/, 10/) are applied in numeric
+	// order, which is not the order of their names.
+	subdirs := slices.Clone(sc.subdirs)
+	slices.SortStableFunc(subdirs, naturalCompare)
+	for _, sub := range subdirs {
 		if ignoredDir(sub) {
 			continue
 		}
@@ -245,13 +271,17 @@ func scanDir(dir string) (dirScan, error) {
 }
 
 // detectDir guesses the layout of a directory, or "" when it holds no
-// migrations of its own.
-func detectDir(dir string, sc dirScan) Layout {
+// migrations of its own. A note says why when the names alone would have
+// suggested another layout.
+func detectDir(dir, display string, sc dirScan) (Layout, []Diagnostic) {
 	if sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy") {
-		return LayoutSqitch
+		return LayoutSqitch, nil
+	}
+	if isTemporalDir(dir, sc) {
+		return LayoutTemporal, nil
 	}
 	if sc.others["migration_lock.toml"] {
-		return LayoutPrisma
+		return LayoutPrisma, nil
 	}
 	prisma, dirs := 0, 0
 	for _, sub := range sc.subdirs {
@@ -267,24 +297,30 @@ func detectDir(dir string, sc dirScan) Layout {
 	}
 	switch {
 	case dirs > 0 && dirs >= prisma:
-		return LayoutDirs
+		return LayoutDirs, nil
 	case prisma > 0:
-		return LayoutPrisma
+		return LayoutPrisma, nil
 	}
 	if len(sc.sqlFiles) == 0 {
-		return ""
+		return "", nil
 	}
-	return detectSQLFiles(dir, sc.sqlFiles)
+	layout, why := detectSQLFiles(dir, sc.sqlFiles)
+	if why == "" {
+		return layout, nil
+	}
+	return layout, []Diagnostic{{Level: Note, Message: display + ": " + why}}
 }
 
 // detectSQLFiles guesses the layout of a directory of .sql files from their
 // names, then from markers in their content (the most common marker wins).
-func detectSQLFiles(dir string, names []string) Layout {
+// why is set when the names looked like one layout and the tree is read as
+// another.
+func detectSQLFiles(dir string, names []string) (layout Layout, why string) {
 	migrateNames, flyway := 0, 0
 	for _, n := range names {
 		lower := strings.ToLower(n)
 		if dialectUp.MatchString(lower) {
-			return LayoutMultiDialect
+			return LayoutMultiDialect, ""
 		}
 		if strings.HasSuffix(lower, ".up.sql") || strings.HasSuffix(lower, ".down.sql") {
 			migrateNames++
@@ -293,11 +329,20 @@ func detectSQLFiles(dir string, names []string) Layout {
 			flyway++
 		}
 	}
-	if migrateNames > 0 && migrateNames >= flyway {
-		return LayoutGolangMigrate
+	// golang-migrate names are taken for golang-migrate only when they are
+	// most of the tree: otherwise golang-migrate would leave most files out.
+	if migrateNames > 0 && migrateNames >= flyway && 2*migrateNames >= len(names) {
+		// golang-migrate refuses two files of one version; a tree that has
+		// them is run by a tool that applies every file, so it is read
+		// as plain rather than losing all but one of them.
+		if a, b, v := sharedUpVersion(names); a != "" {
+			return LayoutPlain, fmt.Sprintf("%s and %s share version %s, which golang-migrate refuses; "+
+				"the tree is read as plain: every up file in natural name order (--layout golang-migrate makes a shared version an error)", a, b, v)
+		}
+		return LayoutGolangMigrate, ""
 	}
 	if flyway > 0 {
-		return LayoutFlyway
+		return LayoutFlyway, ""
 	}
 	votes := map[Layout]int{}
 	var lastData []byte
@@ -318,12 +363,33 @@ func detectSQLFiles(dir string, names []string) Layout {
 		}
 	}
 	if best != "" {
-		return best
+		return best, ""
 	}
 	if len(names) == 1 && (votes[LayoutDump] > 0 || len(lastData) >= dumpMinSize || names[0] == "structure.sql") {
-		return LayoutDump
+		return LayoutDump, ""
 	}
-	return LayoutPlain
+	return LayoutPlain, ""
+}
+
+// sharedUpVersion finds two .up.sql names that claim one version (and not
+// as dialect variants, which multi-dialect takes apart), or returns "".
+func sharedUpVersion(names []string) (a, b, version string) {
+	seen := map[string]string{}
+	for _, n := range names {
+		if !strings.HasSuffix(strings.ToLower(n), ".up.sql") {
+			continue
+		}
+		v, _ := splitVersion(n[:len(n)-len(".up.sql")] + ".x")
+		if v == "" {
+			continue
+		}
+		key := normalizeDigits(v)
+		if first, ok := seen[key]; ok {
+			return first, n, v
+		}
+		seen[key] = n
+	}
+	return "", "", ""
 }
 
 func hasName(list []string, s string) bool {
@@ -360,7 +426,11 @@ func splitVersion(name string) (version, rest string) {
 		if j == i+1 {
 			break
 		}
-		if c == '_' && (j >= len(name) || !strings.ContainsRune("-._", rune(name[j]))) {
+		// An underscore joins only a date and a time of day
+		// (20230101_120000_name). Elsewhere it ends the version: goose,
+		// golang-migrate, dbmate and tern read the first run of digits,
+		// so in 20240823204123_0_42_5.sql the "0_42_5" is the name.
+		if c == '_' && (i != 8 || j-(i+1) != 6) {
 			break
 		}
 		i = j

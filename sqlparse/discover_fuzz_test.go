@@ -36,7 +36,7 @@ func FuzzLayoutNames(f *testing.F) {
 			}
 		}
 		if len(sc.sqlFiles) > 0 {
-			if l := detectSQLFiles(dir, sc.sqlFiles); l == "" {
+			if l, _ := detectSQLFiles(dir, sc.sqlFiles); l == "" {
 				t.Fatalf("detectSQLFiles(%q) found no layout for .sql files", sc.sqlFiles)
 			}
 		}
@@ -46,12 +46,19 @@ func FuzzLayoutNames(f *testing.F) {
 		}
 		for _, layout := range Layouts() {
 			tree, _ := listTree(dir, "m", layout, sc)
-			if len(tree.Files)+tree.Skipped > len(sc.sqlFiles) {
-				t.Fatalf("%s: %d files used and %d skipped out of %d names", layout, len(tree.Files), tree.Skipped, len(sc.sqlFiles))
+			if len(tree.Files)+len(tree.Skipped) > len(sc.sqlFiles) {
+				t.Fatalf("%s: %d files used and %d skipped out of %d names", layout, len(tree.Files), len(tree.Skipped), len(sc.sqlFiles))
 			}
+			used := map[string]bool{}
 			for _, file := range tree.Files {
-				if layout != LayoutSqitch && layout != LayoutDirs && layout != LayoutPrisma && !given[file.Path] {
+				used[file.Path] = true
+				if layout != LayoutSqitch && layout != LayoutDirs && layout != LayoutPrisma && layout != LayoutTemporal && !given[file.Path] {
 					t.Fatalf("%s listed %q, which is not one of the names", layout, file.Path)
+				}
+			}
+			for _, s := range tree.Skipped {
+				if used[s.Path] {
+					t.Fatalf("%s both used and skipped %q", layout, s.Path)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -32,13 +33,17 @@ func listTree(dir, display string, layout Layout, sc dirScan) (Tree, []Diagnosti
 		files, tree.Skipped = listNamedFiles(display, layout, sc.sqlFiles)
 		files, diags = sortFiles(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	case LayoutDirs:
-		files, tree.Skipped = listVersionDirs(dir, display, layout, sc.subdirs, "up.sql", "down.sql")
+		files, tree.Skipped = listVersionDirs(dir, display, layout, sc, "up.sql", "down.sql")
 		files, diags = sortFiles(files, compareNumericVersion)
 	case LayoutPrisma:
-		files, tree.Skipped = listVersionDirs(dir, display, layout, sc.subdirs, "migration.sql", "")
-		files, diags = sortFiles(files, compareNumericVersion)
+		// Prisma applies every folder in the order of the folder names,
+		// two folders with one timestamp included.
+		files, tree.Skipped = listVersionDirs(dir, display, layout, sc, "migration.sql", "")
+		files, diags = sortFiles(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	case LayoutSqitch:
 		files, tree.Skipped, diags = listSqitch(dir, display)
+	case LayoutTemporal:
+		files, tree.Skipped, diags = listTemporal(dir, display, sc)
 	case LayoutMultiDialect:
 		files, tree.Skipped, diags = listMultiDialect(display, sc.sqlFiles)
 	case LayoutDump, LayoutPlain:
@@ -57,10 +62,14 @@ func newFile(display, name string, layout Layout) File {
 	return File{Path: p, Layout: layout, disk: p}
 }
 
-// listUpFiles keeps {version}_{title}.up.sql and counts .down.sql.
-func listUpFiles(display string, layout Layout, names []string) ([]File, int) {
+func skip(display, name, reason string) SkippedFile {
+	return SkippedFile{Path: filepath.Join(display, name), Reason: reason}
+}
+
+// listUpFiles keeps {version}_{title}.up.sql.
+func listUpFiles(display string, layout Layout, names []string) ([]File, []SkippedFile) {
 	var files []File
-	skipped := 0
+	var skipped []SkippedFile
 	for _, n := range names {
 		lower := strings.ToLower(n)
 		switch {
@@ -68,25 +77,28 @@ func listUpFiles(display string, layout Layout, names []string) ([]File, int) {
 			f := newFile(display, n, layout)
 			f.Version, f.Name = splitVersion(n[:len(n)-len(".up.sql")] + ".x")
 			files = append(files, f)
-		case isDownName(n):
-			skipped++
+		case downKind(n) != "":
+			skipped = append(skipped, skip(display, n, downKind(n)))
+		default:
+			skipped = append(skipped, skip(display, n, "not named {version}_{title}.up.sql, so golang-migrate does not apply it"))
 		}
 	}
 	return files, skipped
 }
 
 // listVersionedFiles keeps {version}_{name}.sql (goose, dbmate, tern).
-func listVersionedFiles(display string, layout Layout, names []string) ([]File, int) {
+func listVersionedFiles(display string, layout Layout, names []string) ([]File, []SkippedFile) {
 	var files []File
-	skipped := 0
+	var skipped []SkippedFile
 	for _, n := range names {
-		if isDownName(n) {
-			skipped++
+		if kind := downKind(n); kind != "" {
+			skipped = append(skipped, skip(display, n, kind))
 			continue
 		}
 		v, name := splitVersion(n)
 		if v == "" {
-			continue // the tools ignore files without a version
+			skipped = append(skipped, skip(display, n, fmt.Sprintf("no version number in its name, so %s does not apply it", layout)))
+			continue
 		}
 		f := newFile(display, n, layout)
 		f.Version, f.Name = v, name
@@ -97,12 +109,12 @@ func listVersionedFiles(display string, layout Layout, names []string) ([]File, 
 
 // listNamedFiles keeps every .sql that is not a down file; the version is
 // the name (sql-migrate orders by it).
-func listNamedFiles(display string, layout Layout, names []string) ([]File, int) {
+func listNamedFiles(display string, layout Layout, names []string) ([]File, []SkippedFile) {
 	var files []File
-	skipped := 0
+	var skipped []SkippedFile
 	for _, n := range names {
-		if isDownName(n) {
-			skipped++
+		if kind := downKind(n); kind != "" {
+			skipped = append(skipped, skip(display, n, kind))
 			continue
 		}
 		f := newFile(display, n, layout)
@@ -113,11 +125,10 @@ func listNamedFiles(display string, layout Layout, names []string) ([]File, int)
 	return files, skipped
 }
 
-// listFlyway keeps V{version}__{desc}.sql and R__{desc}.sql and counts U
-// (undo) files.
-func listFlyway(display string, names []string) ([]File, int) {
+// listFlyway keeps V{version}__{desc}.sql and R__{desc}.sql.
+func listFlyway(display string, names []string) ([]File, []SkippedFile) {
 	var files []File
-	skipped := 0
+	var skipped []SkippedFile
 	for _, n := range names {
 		if m := flywayVersioned.FindStringSubmatch(n); m != nil {
 			f := newFile(display, n, LayoutFlyway)
@@ -128,23 +139,29 @@ func listFlyway(display string, names []string) ([]File, int) {
 			f.Name = m[1]
 			files = append(files, f)
 		} else if flywayUndo.MatchString(n) {
-			skipped++
+			skipped = append(skipped, skip(display, n, "an undo migration"))
+		} else {
+			skipped = append(skipped, skip(display, n, "not named V{version}__{desc}.sql or R__{desc}.sql, so Flyway does not apply it as a migration"))
 		}
 	}
 	return files, skipped
 }
 
-// listVersionDirs keeps {version}_{name}/{up} and counts {version}_{name}/{down}.
-func listVersionDirs(dir, display string, layout Layout, subdirs []string, up, down string) ([]File, int) {
+// listVersionDirs keeps {version}_{name}/{up}. The down scripts beside
+// them, and .sql files outside the version folders, are skipped.
+func listVersionDirs(dir, display string, layout Layout, sc dirScan, up, down string) ([]File, []SkippedFile) {
 	var files []File
-	skipped := 0
-	for _, sub := range subdirs {
+	var skipped []SkippedFile
+	for _, n := range sc.sqlFiles {
+		skipped = append(skipped, skip(display, n, fmt.Sprintf("not in a {version}_{name} folder, so %s does not apply it", layout)))
+	}
+	for _, sub := range sc.subdirs {
 		v, name := splitVersionDir(sub)
 		if v == "" {
 			continue
 		}
 		if down != "" && fileExists(filepath.Join(dir, sub, down)) {
-			skipped++
+			skipped = append(skipped, skip(display, filepath.Join(sub, down), "a down migration"))
 		}
 		if !fileExists(filepath.Join(dir, sub, up)) {
 			continue
@@ -171,7 +188,7 @@ var multiDialectName = regexp.MustCompile(`(?i)^(.*?)(?:\.(postgres|postgresql|p
 
 // listMultiDialect takes, per version, the postgres file when there is one
 // and otherwise the dialect-free one.
-func listMultiDialect(display string, names []string) ([]File, int, []Diagnostic) {
+func listMultiDialect(display string, names []string) ([]File, []SkippedFile, []Diagnostic) {
 	type choice struct {
 		file     File
 		postgres bool
@@ -179,24 +196,27 @@ func listMultiDialect(display string, names []string) ([]File, int, []Diagnostic
 	chosen := map[string]*choice{}
 	var order []string
 	var diags []Diagnostic
-	skipped := 0
+	var skipped []SkippedFile
 	for _, n := range names {
 		m := multiDialectName.FindStringSubmatch(n)
 		if m == nil {
+			skipped = append(skipped, skip(display, n, "not named {version}_{name}[.postgres].up.sql"))
 			continue
 		}
 		if strings.EqualFold(m[3], "down") {
-			skipped++
+			skipped = append(skipped, skip(display, n, "a down migration"))
 			continue
 		}
 		dialect := strings.ToLower(m[2])
 		isPostgres := dialect == "postgres" || dialect == "postgresql" || dialect == "pg"
 		if dialect != "" && !isPostgres {
-			continue // another database's migration
+			skipped = append(skipped, skip(display, n, "a "+dialect+" migration"))
+			continue
 		}
 		f := newFile(display, n, LayoutMultiDialect)
 		f.Version, f.Name = splitVersion(m[1] + ".x")
 		if f.Version == "" {
+			skipped = append(skipped, skip(display, n, "no version number in its name"))
 			continue
 		}
 		key := normalizeDigits(f.Version)
@@ -210,7 +230,12 @@ func listMultiDialect(display string, names []string) ([]File, int, []Diagnostic
 				"duplicate migration version %s: %s and %s both claim it; %s is not used, rename one of them",
 				f.Version, prev.file.Path, f.Path, f.Path)})
 		case isPostgres:
+			skipped = append(skipped, SkippedFile{Path: prev.file.Path, Reason: fmt.Sprintf(
+				"version %s has a postgres file, %s", f.Version, filepath.Base(f.Path))})
 			chosen[key] = &choice{f, true}
+		default:
+			skipped = append(skipped, skip(display, n, fmt.Sprintf(
+				"version %s has a postgres file, %s", f.Version, filepath.Base(prev.file.Path))))
 		}
 	}
 	files := make([]File, 0, len(order))
@@ -218,17 +243,24 @@ func listMultiDialect(display string, names []string) ([]File, int, []Diagnostic
 		files = append(files, chosen[k].file)
 	}
 	files, more := sortFiles(files, compareNumericVersion)
+	sortSkipped(skipped)
 	return files, skipped, append(diags, more...)
+}
+
+// sortSkipped orders skipped files by path, so that notes come in the
+// order of a directory listing.
+func sortSkipped(skipped []SkippedFile) {
+	slices.SortStableFunc(skipped, func(a, b SkippedFile) int { return strings.Compare(a.Path, b.Path) })
 }
 
 // listSqitch reads sqitch.plan and takes deploy/{change}.sql in plan order.
 // A reworked change (named again after a tag) was deployed from
 // deploy/{change}@{tag}.sql before the rework.
-func listSqitch(dir, display string) ([]File, int, []Diagnostic) {
+func listSqitch(dir, display string) ([]File, []SkippedFile, []Diagnostic) {
 	planPath := filepath.Join(dir, "sqitch.plan")
 	data, err := readSQLFile(planPath)
 	if err != nil {
-		return nil, 0, []Diagnostic{pathError(filepath.Join(display, "sqitch.plan"), err)}
+		return nil, nil, []Diagnostic{pathError(filepath.Join(display, "sqitch.plan"), err)}
 	}
 	type change struct {
 		name string
@@ -261,6 +293,7 @@ func listSqitch(dir, display string) ([]File, int, []Diagnostic) {
 	}
 	var files []File
 	var diags []Diagnostic
+	used := map[string]bool{}
 	left := map[string]int{}
 	for _, c := range changes {
 		left[c.name]++
@@ -276,12 +309,22 @@ func listSqitch(dir, display string) ([]File, int, []Diagnostic) {
 		f := newFile(display, rel, LayoutSqitch)
 		f.Name = c.name
 		files = append(files, f)
+		used[rel] = true
 	}
-	skipped := 0
-	if entries, err := os.ReadDir(filepath.Join(dir, "revert")); err == nil {
+	var skipped []SkippedFile
+	for _, sub := range []struct{ dir, reason string }{
+		{"deploy", "not in sqitch.plan, so sqitch does not deploy it"},
+		{"revert", "a revert script"},
+		{"verify", "a verify script"},
+	} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub.dir))
+		if err != nil {
+			continue
+		}
 		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".sql") {
-				skipped++
+			rel := filepath.Join(sub.dir, e.Name())
+			if strings.HasSuffix(e.Name(), ".sql") && !used[rel] {
+				skipped = append(skipped, skip(display, rel, sub.reason))
 			}
 		}
 	}

@@ -68,7 +68,13 @@ func compareFlyway(a, b File) int {
 	case b.Version == "":
 		return -1
 	}
-	ap, bp := flywayParts(a.Version), flywayParts(b.Version)
+	return compareDotted(a.Version, b.Version)
+}
+
+// compareDotted compares versions made of numbers separated by dots or
+// underscores, part by part as numbers: 1.9 before 1.10, 1.0 equal to 1.
+func compareDotted(a, b string) int {
+	ap, bp := flywayParts(a), flywayParts(b)
 	for i := 0; i < len(ap) || i < len(bp); i++ {
 		x, y := "0", "0"
 		if i < len(ap) {

@@ -25,6 +25,7 @@ const (
 	LayoutDirs          Layout = "dirs" // diesel, sqlx, refinery: {version}_{name}/up.sql
 	LayoutPrisma        Layout = "prisma"
 	LayoutSqitch        Layout = "sqitch"
+	LayoutTemporal      Layout = "temporal" // temporal-sql-tool: v{version}/manifest.json
 	LayoutMultiDialect  Layout = "multi-dialect"
 	LayoutDump          Layout = "dump"
 	LayoutPlain         Layout = "plain"
@@ -33,7 +34,7 @@ const (
 var allLayouts = []Layout{
 	LayoutGolangMigrate, LayoutGoose, LayoutDbmate, LayoutSQLMigrate, LayoutTern,
 	LayoutFlyway, LayoutLiquibase, LayoutDirs, LayoutPrisma, LayoutSqitch,
-	LayoutMultiDialect, LayoutDump, LayoutPlain,
+	LayoutTemporal, LayoutMultiDialect, LayoutDump, LayoutPlain,
 }
 
 // Layouts returns every layout name --layout accepts.
@@ -113,21 +114,26 @@ func hasMarkerLine(lower []byte, marker string) bool {
 	return false
 }
 
-// isDownName reports whether a file name is a down, undo or rollback
-// migration, which idemcheck never replays.
-func isDownName(name string) bool {
+// downKind says what kind of down migration a file name is ("a down
+// migration", "an undo migration", ...), or "" when it is not one.
+// idemcheck never replays them.
+func downKind(name string) string {
 	lower := strings.ToLower(name)
 	if flywayUndo.MatchString(name) {
-		return true
+		return "an undo migration"
 	}
 	base := strings.TrimSuffix(lower, ".sql")
-	for _, word := range []string{"down", "undo", "rollback", "revert"} {
-		if base == word || strings.HasSuffix(base, "."+word) || strings.HasSuffix(base, "_"+word) ||
-			strings.HasSuffix(base, "-"+word) || strings.Contains(base, "."+word+".") {
-			return true
+	for _, k := range []struct{ word, kind string }{
+		{"down", "a down migration"}, {"undo", "an undo migration"},
+		{"rollback", "a rollback script"}, {"revert", "a revert script"},
+	} {
+		w := k.word
+		if base == w || strings.HasSuffix(base, "."+w) || strings.HasSuffix(base, "_"+w) ||
+			strings.HasSuffix(base, "-"+w) || strings.Contains(base, "."+w+".") {
+			return k.kind
 		}
 	}
-	return false
+	return ""
 }
 
 // fileLayout guesses the layout of one file given on its own, from its name

@@ -12,6 +12,9 @@ type lineIndex struct {
 	file   string
 	src    string
 	starts []int // byte offset of the first byte of each line
+	// edits, when set, map offsets of the text with its placeholders
+	// filled back to src, the file's own text.
+	edits []textEdit
 }
 
 func newLineIndex(file, src string) *lineIndex {
@@ -26,6 +29,9 @@ func newLineIndex(file, src string) *lineIndex {
 
 // pos returns the 1-based line and rune column of a byte offset.
 func (li *lineIndex) pos(offset int) catalog.Pos {
+	if li.edits != nil {
+		offset = back(li.edits, offset)
+	}
 	if offset > len(li.src) {
 		offset = len(li.src)
 	}

@@ -22,15 +22,24 @@ type LoadOptions struct {
 	// Include, when set, chooses the files to read by display path; the
 	// others are left out of the trees before anything reads them.
 	Include func(path string) bool
+	// Vars are the values for template placeholders and psql variables;
+	// nil means none were given (placeholders get stand-ins).
+	Vars Vars
 }
 
 // LoadResult is everything Load read.
 type LoadResult struct {
-	Trees       []Tree
-	Files       int
-	Statements  int
-	Diagnostics []Diagnostic         // discovery, split and Apply diagnostics, in input order
-	Comments    map[string][]Comment // every comment, per file display path
+	Trees      []Tree
+	Files      int
+	Statements int
+	// SkippedFiles counts the files the layouts left out (down scripts,
+	// other databases' files ...); each has a note.
+	SkippedFiles int
+	// SkippedStatements counts statements not replayed because they sit in
+	// a template control action ({{ if }}, {{ range }}) with no values.
+	SkippedStatements int
+	Diagnostics       []Diagnostic         // discovery, split and Apply diagnostics, in input order
+	Comments          map[string][]Comment // every comment, per file display path
 }
 
 // Load discovers the trees named by paths, reads the up part of every file
@@ -55,6 +64,8 @@ func Load(paths []string, opts LoadOptions) *LoadResult {
 // among the apply diagnostics by position.
 func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
 	res.Diagnostics = append(res.Diagnostics, it.diags...)
+	res.SkippedFiles += it.skippedFiles
+	res.SkippedStatements += it.skippedStmts
 	if it.tree != nil {
 		res.Trees = append(res.Trees, *it.tree)
 	}

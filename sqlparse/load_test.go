@@ -28,14 +28,19 @@ func TestLoadAppliesInMigrationOrder(t *testing.T) {
 			t.Errorf("applied[%d] = %q, want %q", i, applied[i], w)
 		}
 	}
-	if res.Files != 4 || res.Statements != 4 || len(res.Trees) != 2 {
-		t.Errorf("files %d statements %d trees %d", res.Files, res.Statements, len(res.Trees))
+	if res.Files != 4 || res.Statements != 4 || len(res.Trees) != 2 || res.SkippedFiles != 3 {
+		t.Errorf("files %d statements %d trees %d skipped files %d", res.Files, res.Statements, len(res.Trees), res.SkippedFiles)
 	}
 	var got []string
 	for _, d := range res.Diagnostics {
 		got = append(got, d.Level.String()+" "+d.Message)
 	}
-	want := []string{"note applied the key", "error no/such/dir: no such file or directory", `note skipped psql meta-command \set`}
+	down := filepath.Join(layoutsDir, "golang-migrate/payments/migrations")
+	want := []string{
+		"note skipped " + filepath.Join(down, "10_unique_idempotency_key.down.sql") + ": a down migration",
+		"note skipped " + filepath.Join(down, "1_create_customers.down.sql") + ": a down migration",
+		"note skipped " + filepath.Join(down, "2_create_payments.down.sql") + ": a down migration",
+		"note applied the key", "error no/such/dir: no such file or directory", `note skipped psql meta-command \set`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("diagnostics in input order:\n got %q\nwant %q", got, want)
 	}

@@ -57,7 +57,12 @@ type loadItem struct {
 	comments []Comment
 	notes    *pendingNotes
 	flush    bool
-	done     chan struct{}
+	// skippedFiles counts the files a tree's layout leaves out, on the
+	// tree's item; skippedStmts the statements skipped as template control
+	// actions, on the first item of a segment.
+	skippedFiles int
+	skippedStmts int
+	done         chan struct{}
 }
 
 // loadFile is what Load knows of one file.
@@ -141,54 +146,89 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 	defer close(p.jobs)
 	defer close(p.items)
 	dopts := DiscoverOptions{Layout: opts.Layout, Stdin: opts.Stdin}
+	var named []SkippedFile // down migrations named on their own
+	used := 0
 	for _, path := range paths {
 		trees, diags := discoverPath(path, dopts)
 		if !p.send(&loadItem{diags: diags}) {
 			return
 		}
+		y := pathYield{path: path, forced: opts.Layout}
 		for i := range trees {
+			tree := &trees[i]
 			if opts.Include != nil {
-				trees[i].Files = slices.DeleteFunc(trees[i].Files, func(f File) bool { return !opts.Include(f.Path) })
+				tree.Files = slices.DeleteFunc(tree.Files, func(f File) bool { return !opts.Include(f.Path) })
 			}
-			if !p.send(&loadItem{tree: &trees[i]}) {
+			it := &loadItem{tree: tree, skippedFiles: len(tree.Skipped)}
+			if tree.downNamed {
+				named = append(named, tree.Skipped...)
+			} else {
+				it.diags = skippedNotes(tree.Skipped)
+			}
+			if !p.send(it) {
 				return
 			}
-			for _, f := range trees[i].Files {
-				if !p.produceFile(f) {
+			for _, f := range tree.Files {
+				fy, ok := p.produceFile(f, opts.Vars)
+				if !ok {
 					return
 				}
+				y.add(fy)
+			}
+			y.addTree(tree)
+		}
+		used += y.files
+		if d, empty := y.empty(); empty {
+			if !p.send(&loadItem{diags: []Diagnostic{d}}) {
+				return
 			}
 		}
 	}
+	p.send(&loadItem{diags: namedDownDiagnostics(named, used > 0)})
 }
 
 // produceFile reads one file and sends its statements in chunks, a
-// segment at a time as splitStreaming cuts them.
-func (p *pipeline) produceFile(f File) bool {
+// segment at a time as splitStreaming cuts them. It reports what the file
+// yielded, and false when the consumer has gone.
+func (p *pipeline) produceFile(f File, vars Vars) (fileYield, bool) {
 	lf := &loadFile{path: f.Path}
 	in, err := ReadUp(f)
 	if err != nil {
 		lf.readErr = err
-		return p.send(&loadItem{file: lf, first: true, flush: true})
+		return fileYield{errors: true}, p.send(&loadItem{file: lf, first: true, flush: true})
 	}
+	in = fillTemplates(in, vars)
+	var y fileYield
 	first, sent := true, true
 	splitStreaming(in, func(seg SplitResult) bool {
+		y.statements += len(seg.Statements) + seg.Skipped
+		y.errors = y.errors || hasError(seg.Diagnostics)
 		sortNotes(seg.Diagnostics)
 		notes := &pendingNotes{list: seg.Diagnostics}
 		comments := detachComments(seg.Comments)
 		stmts := seg.Statements
+		skipped := seg.Skipped
 		for {
 			n := chunkLen(stmts)
 			it := &loadItem{file: lf, first: first, stmts: stmts[:n:n], whole: in.Whole,
-				comments: comments, notes: notes, flush: n == len(stmts)}
-			first, comments = false, nil
+				comments: comments, notes: notes, flush: n == len(stmts), skippedStmts: skipped}
+			first, comments, skipped = false, nil, 0
 			if sent = p.send(it); !sent || it.flush {
 				return sent
 			}
 			stmts = stmts[n:]
 		}
 	})
-	return sent
+	return y, sent
+}
+
+func hasError(diags []Diagnostic) bool {
+	for _, d := range diags {
+		if d.Level == Error {
+			return true
+		}
+	}
+	return false
 }
 
 // chunkLen is how many of stmts go into the next item.

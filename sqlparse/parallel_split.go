@@ -23,7 +23,7 @@ func splitSegments(in Input, size int, emit func(SplitResult) bool) {
 		emit(Split(in))
 		return
 	}
-	li := newLineIndex(in.File.Path, in.Text)
+	li := in.lineIndex()
 	for start := 0; start < len(in.Text); {
 		end := nextCut(in.Text, start+size)
 		res, clean := splitRange(in, li, start, end)
@@ -41,7 +41,8 @@ func splitSegments(in Input, size int, emit func(SplitResult) bool) {
 // splitRange splits in.Text[start:end] with the file's positions; clean
 // reports whether the split ended between statements.
 func splitRange(in Input, li *lineIndex, start, end int) (SplitResult, bool) {
-	s := &splitter{src: in.Text[:end], file: in.File.Path, whole: in.Whole, lines: li}
+	s := &splitter{src: in.Text[:end], file: in.File.Path, whole: in.Whole, control: in.control, lines: li}
+	s.templateNotes(in.notes, start, end)
 	s.runFrom(start)
 	return s.res, end == len(in.Text) || s.endedCleanly()
 }

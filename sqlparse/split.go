@@ -19,17 +19,22 @@ type SplitResult struct {
 	// Diagnostics are notes for skipped text that is not SQL and errors for
 	// unterminated quotes and comments and unreadable bytes.
 	Diagnostics []Diagnostic
+	// Skipped counts the statements skipped for a template placeholder
+	// that could not be filled or stood in for.
+	Skipped int
 }
 
 // Split cuts an up part into statements the way psql does, with exact
 // positions. It never fails: what it cannot read is reported and skipped.
 func Split(in Input) SplitResult {
 	s := &splitter{
-		src:   in.Text,
-		file:  in.File.Path,
-		whole: in.Whole,
-		lines: newLineIndex(in.File.Path, in.Text),
+		src:     in.Text,
+		file:    in.File.Path,
+		whole:   in.Whole,
+		control: in.control,
+		lines:   in.lineIndex(),
 	}
+	s.templateNotes(in.notes, 0, len(in.Text))
 	s.run()
 	return s.res
 }
@@ -39,9 +44,30 @@ type splitter struct {
 	src     string
 	file    string
 	whole   []Range
+	control []controlRange // template control actions that were not run
 	lines   *lineIndex
 	res     SplitResult
 	pending []Comment // comments since the previous statement
+}
+
+// templateNotes adds fillTemplates' notes for the text in [start, end).
+func (s *splitter) templateNotes(notes []offsetNote, start, end int) {
+	for _, n := range notes {
+		if n.offset >= start && n.offset < end {
+			s.note(n.offset, "%s", n.message)
+		}
+	}
+}
+
+// controlAt returns the template control action that the text in
+// [start, end) overlaps, if any.
+func (s *splitter) controlAt(start, end int) *controlRange {
+	for i := range s.control {
+		if c := &s.control[i]; c.Start < end && start < c.End {
+			return c
+		}
+	}
+	return nil
 }
 
 func (s *splitter) pos(offset int) catalog.Pos { return s.lines.pos(offset) }
@@ -229,8 +255,13 @@ func (s *splitter) statement(start int) int {
 		// First, so that the data lines are skipped even when the COPY
 		// itself names a psql variable.
 		return s.skipCopyData(start, end)
+	case s.controlAt(start, sc.lastEnd) != nil:
+		s.note(start, "skipped the statement starting at line %d: %s", s.pos(start).Line, s.controlAt(start, sc.lastEnd).why)
+		s.res.Skipped++
+		return end
 	case sc.placeholder != "":
 		s.note(sc.placeholderAt, "skipped the statement starting at line %d: it contains %s", s.pos(start).Line, sc.placeholder)
+		s.res.Skipped++
 		return end
 	case !utf8.ValidString(text) || strings.IndexByte(text, 0) >= 0:
 		at, what := badByte(text)

@@ -18,7 +18,7 @@ type stmtScanner struct {
 	beginDepth    int
 	identCount    int
 	idents        [4]byte // first letters of the leading CREATE [OR REPLACE] FUNCTION words
-	placeholder   string  // the first template placeholder or psql variable seen
+	placeholder   string  // the first template placeholder left unfilled
 	placeholderAt int
 }
 
@@ -83,8 +83,6 @@ func (sc *stmtScanner) scan(start int) (end int, ok bool) {
 			tokenEnd = sc.bracePlaceholder(i, 2, "}}")
 		case c == '$':
 			tokenEnd = sc.dollar(i)
-		case c == ':':
-			tokenEnd = sc.colon(i)
 		case c == '(':
 			sc.parenDepth++
 			tokenEnd = i + 1
@@ -138,25 +136,21 @@ func (sc *stmtScanner) quoted(start int, quote byte, escapes bool, what string) 
 // dollar scans a dollar-quoted string ($$...$$, $tag$...$tag$); a lone "$"
 // or a parameter ($1) is an ordinary token.
 func (sc *stmtScanner) dollar(start int) int {
-	j := start + 1
-	if j < len(sc.src) && isIdentStart(sc.src[j]) {
-		for j < len(sc.src) && isIdentChar(sc.src[j]) && sc.src[j] != '$' {
-			j++
-		}
-	}
-	if j >= len(sc.src) || sc.src[j] != '$' {
+	tag := dollarTag(sc.src, start)
+	if tag == "" {
 		return start + 1
 	}
-	tag := sc.src[start : j+1]
-	closeAt := strings.Index(sc.src[j+1:], tag)
+	closeAt := strings.Index(sc.src[start+len(tag):], tag)
 	if closeAt < 0 {
 		sc.s.unterminated(start, "dollar-quoted string "+tag)
 		return -1
 	}
-	return j + 1 + closeAt + len(tag)
+	return start + len(tag) + closeAt + len(tag)
 }
 
-// bracePlaceholder skips a template placeholder ({{ ... }}, ${name}).
+// bracePlaceholder skips a template placeholder ({{ ... }}, ${name}) that
+// fillTemplates left in place because it could not tell what it stands
+// for; the statement is then skipped.
 func (sc *stmtScanner) bracePlaceholder(start, open int, closer string) int {
 	e := strings.Index(sc.src[start+open:], closer)
 	if e < 0 {
@@ -166,42 +160,6 @@ func (sc *stmtScanner) bracePlaceholder(start, open int, closer string) int {
 	end := start + open + e + len(closer)
 	sc.setPlaceholder(start, "template placeholder "+sc.src[start:end])
 	return end
-}
-
-// colon tells a psql variable (:name, :'name', :"name") from a cast (::)
-// and from array slices (a[1:n]).
-func (sc *stmtScanner) colon(i int) int {
-	if i+1 >= sc.limit {
-		return i + 1
-	}
-	next := sc.src[i+1]
-	if next == ':' {
-		return i + 2
-	}
-	if i > 0 {
-		prev := sc.src[i-1]
-		if isIdentChar(prev) || prev == ']' || prev == ')' || prev == ':' {
-			return i + 1
-		}
-	}
-	switch {
-	case next == '\'' || next == '"':
-		end := strings.IndexByte(sc.src[i+2:], next)
-		if end < 0 {
-			return i + 1
-		}
-		end += i + 3
-		sc.setPlaceholder(i, "psql variable "+sc.src[i:end])
-		return end
-	case isIdentStart(next):
-		end := i + 1
-		for end < len(sc.src) && isIdentChar(sc.src[end]) {
-			end++
-		}
-		sc.setPlaceholder(i, "psql variable "+sc.src[i:end])
-		return end
-	}
-	return i + 1
 }
 
 // word scans an identifier or keyword, an E” string that starts with one,

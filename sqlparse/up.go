@@ -20,6 +20,25 @@ type Input struct {
 	Whole []Range
 	// NoTransaction is set by "-- +goose NO TRANSACTION" and friends.
 	NoTransaction bool
+
+	// After fillTemplates: source is the text before placeholders were
+	// filled, and edits map offsets of Text back to it, so that positions
+	// stay the file's own (nil when nothing was filled). notes are the
+	// template notes and control the spans whose statements are skipped.
+	source  string
+	edits   []textEdit
+	notes   []offsetNote
+	control []controlRange
+}
+
+// lineIndex maps offsets of Text to positions in the file.
+func (in Input) lineIndex() *lineIndex {
+	if in.edits == nil {
+		return newLineIndex(in.File.Path, in.Text)
+	}
+	li := newLineIndex(in.File.Path, in.source)
+	li.edits = in.edits
+	return li
 }
 
 // ReadUp reads a file and keeps only its up part, according to its layout.

@@ -28,7 +28,7 @@ ActiveRecord::Schema.define(version: 2021_03_04_050607) do
     t.bigint "invoice_id", null: false
     t.string "provider", null: false
     t.string "provider_reference"
-    t.index ["invoice_id", "provider", "provider_reference"], name: "index_payments_on_provider_reference", unique: true # want: nullable-key "provider_reference may be NULL"
+    t.index ["invoice_id", "provider", "provider_reference"], name: "index_payments_on_provider_reference", unique: true # want: optional-unique "provider_reference may be NULL, so payments without provider_reference are not deduplicated within invoice_id and provider"
   end
 
   create_view "daily_totals", sql_definition: <<-SQL

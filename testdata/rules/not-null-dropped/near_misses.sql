@@ -14,7 +14,7 @@ CREATE TABLE invoices (
     number text NOT NULL
 );
 ALTER TABLE invoices ALTER COLUMN number DROP NOT NULL;
-CREATE UNIQUE INDEX invoices_number ON invoices (customer_id, number); -- want: nullable-key "number may be NULL"
+CREATE UNIQUE INDEX invoices_number ON invoices (customer_id, number); -- want: optional-unique "number may be NULL, so invoices without number are not deduplicated within customer_id"
 
 -- Silent: the same migration closes the hole with the partial split.
 CREATE TABLE subscriptions (

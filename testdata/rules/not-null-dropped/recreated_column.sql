@@ -7,4 +7,4 @@ CREATE TABLE ledger_entries (
 CREATE UNIQUE INDEX ledger_entries_ref ON ledger_entries (account_id, external_ref);
 ALTER TABLE ledger_entries DROP COLUMN external_ref;
 ALTER TABLE ledger_entries ADD COLUMN external_ref text; -- want: not-null-dropped "external_ref is re-created without NOT NULL, which opens a hole in ledger_entries.ledger_entries_ref \(account_id, external_ref\)"
-CREATE UNIQUE INDEX ledger_entries_ref ON ledger_entries (account_id, external_ref); -- want: nullable-key "external_ref may be NULL"
+CREATE UNIQUE INDEX ledger_entries_ref ON ledger_entries (account_id, external_ref); -- want: optional-unique "external_ref may be NULL, so ledger_entries without external_ref are not deduplicated within account_id"

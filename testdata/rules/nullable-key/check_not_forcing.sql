@@ -6,5 +6,5 @@ CREATE TABLE refunds (
     CONSTRAINT amount_positive CHECK (amount > 0),
     CONSTRAINT reason_known CHECK (reason IN ('fraud', 'duplicate') OR amount IS NOT NULL)
 );
-CREATE UNIQUE INDEX refunds_amount ON refunds (account_id, amount); -- want: nullable-key "amount may be NULL"
-CREATE UNIQUE INDEX refunds_reason ON refunds (account_id, reason); -- want: nullable-key "reason may be NULL"
+CREATE UNIQUE INDEX refunds_amount ON refunds (account_id, amount); -- want: optional-unique "amount may be NULL, so refunds without amount are not deduplicated within account_id"
+CREATE UNIQUE INDEX refunds_reason ON refunds (account_id, reason); -- want: optional-unique "reason may be NULL, so refunds without reason are not deduplicated within account_id"

@@ -5,4 +5,4 @@ CREATE TABLE webhooks (
     topic text
 );
 CREATE UNIQUE INDEX webhooks_both ON webhooks (endpoint_id, event_id) WHERE event_id = 'a' OR event_id LIKE 'evt_%';
-CREATE UNIQUE INDEX webhooks_one ON webhooks (endpoint_id, event_id) WHERE event_id = 'a' OR topic = 'ping'; -- want: nullable-key "event_id may be NULL, so among rows where"
+CREATE UNIQUE INDEX webhooks_one ON webhooks (endpoint_id, event_id) WHERE event_id = 'a' OR topic = 'ping'; -- want: optional-unique "event_id may be NULL, so among rows where \(event_id = 'a'\) OR \(topic = 'ping'\), webhooks without event_id are not deduplicated within endpoint_id"

@@ -6,4 +6,4 @@ CREATE TABLE sessions (
     ip inet
 );
 CREATE UNIQUE INDEX sessions_device ON sessions (user_id, device) INCLUDE (note);
-CREATE UNIQUE INDEX sessions_ip ON sessions (user_id, ip) INCLUDE (device); -- want: nullable-key "^sessions\.sessions_ip \(user_id, ip\): ip may be NULL"
+CREATE UNIQUE INDEX sessions_ip ON sessions (user_id, ip) INCLUDE (device); -- want: optional-unique "^sessions\.sessions_ip \(user_id, ip\): ip may be NULL, so sessions without ip are not deduplicated within user_id"

@@ -4,4 +4,4 @@ CREATE TABLE api_requests (
     idempotency_key text,
     deleted_at timestamptz
 );
-CREATE UNIQUE INDEX api_requests_live ON api_requests (client_id, idempotency_key) WHERE deleted_at IS NULL; -- want: nullable-key "idempotency_key may be NULL, so among rows where deleted_at IS NULL, two api_requests with the same client_id and no idempotency_key are both accepted"
+CREATE UNIQUE INDEX api_requests_live ON api_requests (client_id, idempotency_key) WHERE deleted_at IS NULL; -- want: optional-unique "idempotency_key may be NULL, so among rows where deleted_at IS NULL, api_requests without idempotency_key are not deduplicated within client_id; intended when a request that supplies no idempotency_key is not meant to be deduplicated \(if every one must be, derive a fallback key"

@@ -4,4 +4,4 @@ CREATE TABLE memberships (
     user_id bigint,
     role text NOT NULL
 );
-CREATE UNIQUE INDEX memberships_team_user ON memberships (team_id, user_id); -- want: nullable-key "user_id may be NULL, so two memberships with the same team_id and no user_id are both accepted"
+CREATE UNIQUE INDEX memberships_team_user ON memberships (team_id, user_id); -- want: optional-unique "user_id may be NULL, so memberships without user_id are not deduplicated within team_id; intended when a row may have no user_id$"

@@ -3,4 +3,4 @@ CREATE TABLE "PaymentAttempts" (
     "accountId" bigint NOT NULL,
     "attemptKey" text
 );
-CREATE UNIQUE INDEX attempts_key ON "PaymentAttempts" ("accountId", "attemptKey"); -- want: nullable-key "attemptKey may be NULL, so two rows with the same accountId and no attemptKey are both accepted"
+CREATE UNIQUE INDEX attempts_key ON "PaymentAttempts" ("accountId", "attemptKey"); -- want: optional-unique "attemptKey may be NULL, so rows without attemptKey are not deduplicated within accountId"

@@ -5,4 +5,4 @@ CREATE TABLE orders (
     external_id text
 );
 CREATE UNIQUE INDEX orders_ext_tmp ON orders (shop_id, external_id);
-ALTER INDEX orders_ext_tmp RENAME TO orders_external_id; -- want: nullable-key "^orders\.orders_external_id \(shop_id, external_id\): external_id may be NULL"
+ALTER INDEX orders_ext_tmp RENAME TO orders_external_id; -- want: optional-unique "^orders\.orders_external_id \(shop_id, external_id\): external_id may be NULL"

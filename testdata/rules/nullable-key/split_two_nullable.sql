@@ -17,6 +17,6 @@ CREATE TABLE walkins (
     slot_id bigint,
     guest_id bigint
 );
-CREATE UNIQUE INDEX walkins_key ON walkins (venue_id, slot_id, guest_id); -- want: nullable-key "slot_id and guest_id may be NULL"
-CREATE UNIQUE INDEX walkins_no_slot ON walkins (venue_id, guest_id) WHERE slot_id IS NULL; -- want: nullable-key "guest_id may be NULL, so among rows where slot_id IS NULL"
-CREATE UNIQUE INDEX walkins_no_guest ON walkins (venue_id, slot_id) WHERE guest_id IS NULL; -- want: nullable-key "slot_id may be NULL, so among rows where guest_id IS NULL"
+CREATE UNIQUE INDEX walkins_key ON walkins (venue_id, slot_id, guest_id); -- want: optional-unique "slot_id and guest_id may be NULL"
+CREATE UNIQUE INDEX walkins_no_slot ON walkins (venue_id, guest_id) WHERE slot_id IS NULL; -- want: optional-unique "guest_id may be NULL, so among rows where slot_id IS NULL"
+CREATE UNIQUE INDEX walkins_no_guest ON walkins (venue_id, slot_id) WHERE guest_id IS NULL; -- want: optional-unique "slot_id may be NULL, so among rows where guest_id IS NULL"

@@ -13,7 +13,7 @@ CREATE UNIQUE INDEX accounts_tenant ON accounts (tenant_id, id);
 
 -- No reason: malformed, so the finding below is still reported.
 /* idemcheck:ignore nullable-key */ -- want: unused-ignore "a reason is required"
-CREATE UNIQUE INDEX claims_key2 ON claims (kind, namespace); -- want: nullable-key "namespace may be NULL"
+CREATE UNIQUE INDEX claims_key2 ON claims (account_id, namespace); -- want: nullable-key "namespace may be NULL"
 
 -- A rule nobody registered.
 -- idemcheck:ignore nullable-keys typo -- want: unused-ignore "unknown rule"

@@ -1,0 +1,70 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+)
+
+// minRowsForNotNull is the evidence RULES.md asks before NOT NULL is put
+// first or suggested: live, with data checks on, no row holds NULL in a
+// table of at least this many rows (the data check's exact count). Fewer
+// rows say little about what the application writes.
+const minRowsForNotNull = 1000
+
+// UseData lets the live data counts on f (inspect --data) speak. For a
+// hole, NOT NULL moves to the first fix when no row holds NULL in the key
+// parts of a table of at least 1,000 rows, and its caveat says why. For a
+// unique-when-present index, the message says how many rows hold NULL, and
+// suggests NOT NULL on the same evidence.
+func UseData(f *Finding) {
+	d := f.Data
+	if d == nil || len(d.Parts) == 0 {
+		return
+	}
+	rows, counted := d.Parts[0].Rows, d.Parts[0].RowsSkipped == ""
+	nulls := int64(0)
+	for _, p := range d.Parts {
+		if p.NullRowsSkipped != "" {
+			counted = false
+		}
+		nulls += p.NullRows
+	}
+	if !counted {
+		return
+	}
+	parts := make([]string, len(d.Parts))
+	for i, p := range d.Parts {
+		parts[i] = p.Part
+	}
+	evidence := nulls == 0 && rows >= minRowsForNotNull
+	switch f.Rule {
+	case NullableKey.ID:
+		if evidence {
+			notNullFirst(f, fmt.Sprintf("Offered first on the data check's evidence: no row of the %d the index covers "+
+				"holds NULL in %s, so nothing relies on NULL there today.", rows, englishList(parts, "or")))
+		}
+	case OptionalUnique.ID:
+		switch {
+		case evidence:
+			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s: if every row must have one, make it NOT NULL",
+				rows, englishList(parts, "or"))
+		case nulls == 0:
+			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s", rows, englishList(parts, "or"))
+		default:
+			f.Message += fmt.Sprintf("; live, %d of %d rows hold NULL in %s", nulls, rows, englishList(parts, "or"))
+		}
+	}
+}
+
+// notNullFirst moves the NOT NULL fix to the front, its caveat led by why.
+func notNullFirst(f *Finding, why string) {
+	for i, fx := range f.Fixes {
+		if fx.kind != fixNotNull {
+			continue
+		}
+		fx.Caveat = strings.TrimSpace(why + " " + fx.Caveat)
+		fixes := append([]Fix{fx}, f.Fixes[:i]...)
+		f.Fixes = append(fixes, f.Fixes[i+1:]...)
+		return
+	}
+}

@@ -1,0 +1,1 @@
+CREATE TABLE shops (id bigint PRIMARY KEY, name text NOT NULL);

@@ -1,0 +1,1 @@
+DROP INDEX carts_checkout_token_key;

@@ -1,0 +1,1 @@
+CREATE TABLE members (id bigint PRIMARY KEY, email text NOT NULL);

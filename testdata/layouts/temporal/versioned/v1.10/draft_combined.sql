@@ -1,0 +1,2 @@
+-- Not named in manifest.json: temporal-sql-tool never runs it.
+DROP TABLE signals;

@@ -1,0 +1,1 @@
+ALTER TABLE signals ADD COLUMN run_id varchar(64);
