@@ -540,7 +540,8 @@ func TestPreCommitHookReportsTheStagedChange(t *testing.T) {
 	}
 	var got []string
 	for _, line := range strings.Split(res.stdout, "\n") {
-		if m := regexp.MustCompile(`^(\S+):(\d+):\d+: \w+ ([a-z-]+)$`).FindStringSubmatch(line); m != nil {
+		// An info finding is one line: its message follows the rule.
+		if m := regexp.MustCompile(`^(\S+):(\d+):\d+: (?:error|warning|info) ([a-z-]+)(?: |$)`).FindStringSubmatch(line); m != nil {
 			got = append(got, m[3]+" "+m[1]+":"+m[2])
 		}
 	}

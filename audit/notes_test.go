@@ -64,7 +64,7 @@ ALTER INDEX orders_ref_tmp RENAME TO orders_ref;
 func TestOnConflictHoleRelatesTheOpening(t *testing.T) {
 	src := `CREATE TABLE flags (id bigint PRIMARY KEY, name text NOT NULL, account_id bigint NOT NULL);
 CREATE UNIQUE INDEX flags_name_account ON flags (name, account_id);
-INSERT INTO flags (id, name, account_id) VALUES (1, 'beta', 7) ON CONFLICT (name, account_id) DO NOTHING;
+INSERT INTO flags (id, name, account_id) VALUES ($1, $2, $3) ON CONFLICT (name, account_id) DO NOTHING;
 ALTER TABLE flags ALTER COLUMN account_id DROP NOT NULL;
 `
 	all, _ := lintSource(t, "conflict.sql", src)

@@ -114,7 +114,6 @@ func Count(doc *Document) Counts {
 		switch {
 		case f.Suppressed != nil:
 			c.Suppressed++
-			c.Suppressed++
 			if f.Suppressed.Kind == SuppressBaseline {
 				c.Baselined++
 			}
