@@ -389,8 +389,14 @@ func nullSafe(t *catalog.Table, ix *catalog.Index, part catalog.IndexPart, extra
 		return Proof{}
 	}
 	if part.Column != "" {
-		if col := t.Column(part.Column); col != nil && col.IsNotNull() {
+		col := t.Column(part.Column)
+		if col != nil && col.IsNotNull() {
 			return Proof{Safe: true, Why: "declared NOT NULL"}
+		}
+		// A generated column holds its expression's value: the same
+		// reasoning as for an expression key part applies to it.
+		if col != nil && col.Generation != nil && depth < 4 && exprNeverNull(t, ix, col.Generation, extra, depth) {
+			return Proof{Safe: true, Why: "generated as " + col.Generation.String() + ", which is never NULL"}
 		}
 	}
 	var where []catalog.Expr

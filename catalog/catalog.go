@@ -85,10 +85,33 @@ func (c *Catalog) SchemaNames() []string {
 }
 
 // Tables returns every table of every schema, sorted by schema then name, so
-// that rules report in a stable order.
+// that rules report in a stable order. Materialized views are left out:
+// they live in Schema.Tables, because they take names and carry indexes as
+// tables do, but no INSERT ever reaches one, so no rule about duplicate
+// writes applies to them.
 func (c *Catalog) Tables() []*Table {
 	var out []*Table
+	for _, t := range c.Relations() {
+		if t.Kind != MaterializedView {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TempSchema holds the temporary tables a migration creates: unqualified
+// names find them first, as on the server, but they end with the session
+// that made them, so they are no relation of the database afterwards.
+const TempSchema = "pg_temp"
+
+// Relations is Tables with the materialized views, in the same order.
+// Temporary tables are in neither.
+func (c *Catalog) Relations() []*Table {
+	var out []*Table
 	for _, sn := range c.SchemaNames() {
+		if sn == TempSchema {
+			continue
+		}
 		s := c.Schemas[sn]
 		names := make([]string, 0, len(s.Tables))
 		for n := range s.Tables {
@@ -110,6 +133,11 @@ func (c *Catalog) ResolveTable(schema, name string) *Table {
 			return s.Tables[name]
 		}
 		return nil
+	}
+	if s := c.Schemas[TempSchema]; s != nil {
+		if t := s.Tables[name]; t != nil {
+			return t
+		}
 	}
 	for _, sn := range c.SearchPath {
 		if s := c.Schemas[sn]; s != nil {
@@ -141,7 +169,8 @@ func (c *Catalog) ResolveDomain(schema, name string) *Domain {
 
 // Schema is a namespace of tables, indexes and domains.
 type Schema struct {
-	Name    string
+	Name string
+	// Tables holds the tables and the materialized views by name.
 	Tables  map[string]*Table
 	Domains map[string]*Domain
 	// Enums are the enum types replay saw created (CREATE TYPE ... AS
@@ -179,20 +208,15 @@ func (s *Schema) Index(name string) *Index {
 	return nil
 }
 
-// ConstraintExists reports whether a constraint (check or index-backed) of any
-// table in the schema already has name.
+// ConstraintExists reports whether a constraint (check, foreign key or
+// index-backed) of any table in the schema already has name.
 func (s *Schema) ConstraintExists(name string) bool {
 	for _, t := range s.Tables {
-		if t.Check(name) != nil {
+		if t.Check(name) != nil || t.ForeignKey(name) != nil {
 			return true
 		}
 		for _, ix := range t.Indexes {
 			if ix.Constraint == name {
-				return true
-			}
-		}
-		for _, fk := range t.ForeignKeys {
-			if fk.Name == name {
 				return true
 			}
 		}
@@ -204,11 +228,13 @@ func (s *Schema) ConstraintExists(name string) bool {
 type TableKind int
 
 const (
-	Ordinary    TableKind = iota // a plain heap table
-	Partitioned                  // a partitioned parent: holds no rows itself
+	Ordinary         TableKind = iota // a plain heap table
+	Partitioned                       // a partitioned parent: holds no rows itself
+	MaterializedView                  // rows come from its query; indexes, no constraints
 )
 
-// Table is a table, a partitioned table or a partition.
+// Table is a table, a partitioned table, a partition or a materialized
+// view.
 type Table struct {
 	Schema string
 	Name   string
@@ -229,13 +255,21 @@ type Table struct {
 }
 
 // ForeignKey is a FOREIGN KEY constraint: Columns of the table reference
-// RefTable.
+// RefColumns of RefTable. Replay follows it by name (the names PostgreSQL
+// generates, DROP, RENAME and VALIDATE CONSTRAINT).
 type ForeignKey struct {
 	Name    string
 	Columns []string
-	// RefTable is the referenced table, "schema.table".
-	RefTable string
-	Pos      Pos
+	// RefTable is the referenced table, "schema.table"; RefColumns are its
+	// columns (the primary key's when none were written).
+	RefTable   string
+	RefColumns []string
+	Deferrable bool
+	// InitiallyDeferred is set for INITIALLY DEFERRED.
+	InitiallyDeferred bool
+	// Validated is false for a key added NOT VALID and not yet validated.
+	Validated bool
+	Pos       Pos
 }
 
 // ForeignKeyOn returns a foreign key of the table that column is part of,
@@ -293,6 +327,16 @@ func (t *Table) Check(name string) *Check {
 	return nil
 }
 
+// ForeignKey finds a FOREIGN KEY constraint of this table by name, or nil.
+func (t *Table) ForeignKey(name string) *ForeignKey {
+	for _, fk := range t.ForeignKeys {
+		if fk.Name == name {
+			return fk
+		}
+	}
+	return nil
+}
+
 // UniqueIndexes returns the table's unique indexes (primary keys included) in
 // definition order.
 func (t *Table) UniqueIndexes() []*Index {
@@ -321,7 +365,11 @@ type Column struct {
 	// Enum is set when the column's type is an enum type: a fixed set of
 	// labels, which the rules read as a discriminator.
 	Enum bool
-	Pos  Pos
+	// Generation is the expression of a GENERATED ALWAYS AS (...) STORED
+	// column, nil for any other column. The null-safety reasoner reads it:
+	// COALESCE(a, 'x') is never NULL whatever a holds.
+	Generation Expr
+	Pos        Pos
 	// NullableSince is where a later statement made the column nullable
 	// (ALTER COLUMN ... DROP NOT NULL, or the column re-created without NOT
 	// NULL). Zero when the column has been nullable since it was created or is

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/spf13/cobra"
 )
 
@@ -41,27 +42,27 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 	}
 	targets := []struct {
 		title string
-		gate  *racetest.Gate
+		gate  *httprace.Gate
 		want  racetest.Status
 	}{
-		{"read-then-write gate (200µs window)", &racetest.Gate{Window: racetest.DemoWindow}, racetest.Broken},
-		{"atomic claim gate", &racetest.Gate{}, racetest.Holds},
+		{"read-then-write gate (200µs window)", &httprace.Gate{Window: httprace.DemoWindow}, racetest.Broken},
+		{"atomic claim gate", &httprace.Gate{}, racetest.Holds},
 	}
 	failed := false
 	var results []demoResult
 	for i, t := range targets {
-		srv, err := racetest.StartDemoServer(t.gate)
+		srv, err := httprace.StartDemoServer(t.gate)
 		if err != nil {
 			return usageError("race demo: %v", err)
 		}
-		p := racetest.DemoProbe(srv.URL)
-		eff, err := racetest.NewURLEffect(srv.EffectsURL, false, 10*time.Second)
+		p := httprace.DemoProbe(srv.URL)
+		eff, err := httprace.NewURLEffect(srv.EffectsURL, false, 10*time.Second)
 		if err != nil {
 			srv.Close()
 			return usageError("race demo: %v", err)
 		}
 		p.Effect = eff
-		res, err := racetest.Run(ctx, p)
+		res, err := httprace.Run(ctx, p)
 		eff.Close()
 		srv.Close()
 		if err != nil {

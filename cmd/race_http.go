@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
+	"github.com/idemcheck/idemcheck/racetest/sqlrace"
 	"github.com/spf13/cobra"
 )
 
@@ -125,9 +127,9 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if err != nil {
 		return err
 	}
-	var prof racetest.Profile
+	var prof httprace.Profile
 	if o.conform {
-		if prof, err = racetest.ProfileNamed(o.profile, p.Classifier.Refuse); err != nil {
+		if prof, err = httprace.ProfileNamed(o.profile, p.Classifier.Refuse); err != nil {
 			return usageError("%v", err)
 		}
 	}
@@ -136,20 +138,20 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 		return err
 	}
 	defer closeOracle()
-	res, err := racetest.Run(ctx, p)
+	res, err := httprace.Run(ctx, p)
 	if err != nil {
 		return usageError("race http %s: %v", url, err)
 	}
 	if o.conform {
-		res.Conformance = racetest.Conform(ctx, p, prof, o.failData, res)
+		res.Conformance = httprace.Conform(ctx, p, prof, o.failData, res)
 	}
 	return writeRaceResult(s, o.out, res)
 }
 
-// probe turns the flags into a racetest.Probe, reporting bad flags as usage
+// probe turns the flags into an httprace.Probe, reporting bad flags as usage
 // errors.
-func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) {
-	p := racetest.Probe{
+func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) {
+	p := httprace.Probe{
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
 		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split,
 		Timeout: o.timeout, Deadline: o.deadline, Window: o.window, Settle: o.settle,
@@ -163,7 +165,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 		if strings.ContainsAny(h, "\r\n") {
 			return p, usageError("-H %q: a header cannot contain a line break", h)
 		}
-		p.Header = append(p.Header, racetest.Header{Name: strings.TrimSpace(name), Value: racetest.Template(strings.TrimSpace(value))})
+		p.Header = append(p.Header, httprace.Header{Name: strings.TrimSpace(name), Value: racetest.Template(strings.TrimSpace(value))})
 	}
 	body, err := readRaceData(o.data)
 	if err != nil {
@@ -207,17 +209,17 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (racetest.Probe, error) 
 
 // oracle opens the effect oracle the flags name, if any, and returns what
 // closes it.
-func (o *raceHTTPOptions) oracle(ctx context.Context, p *racetest.Probe) (func(), error) {
+func (o *raceHTTPOptions) oracle(ctx context.Context, p *httprace.Probe) (func(), error) {
 	switch {
 	case o.effect != "":
-		eff, err := racetest.NewSQLEffect(ctx, o.dsn, o.effect)
+		eff, err := sqlrace.NewEffect(ctx, o.dsn, o.effect)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
 		p.Effect = eff
 		return func() { eff.Close(context.Background()) }, nil
 	case o.effURL != "":
-		eff, err := racetest.NewURLEffect(o.effURL, o.insecure, o.timeout)
+		eff, err := httprace.NewURLEffect(o.effURL, o.insecure, o.timeout)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -228,7 +230,7 @@ func (o *raceHTTPOptions) oracle(ctx context.Context, p *racetest.Probe) (func()
 		if err != nil {
 			return nil, usageError("--effect-cmd: %v", err)
 		}
-		eff, err := racetest.NewCmdEffect(argv, o.timeout)
+		eff, err := httprace.NewCmdEffect(argv, o.timeout)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}

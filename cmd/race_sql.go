@@ -11,7 +11,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/inspect"
-	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/sqlrace"
 	"github.com/idemcheck/idemcheck/sqlparse"
 	"github.com/spf13/cobra"
 )
@@ -74,8 +74,8 @@ variables.`,
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.BoolVar(&o.commit, "commit", false, "commit the winners' rows instead of rolling back")
 	f.StringVar(&o.isolation, "isolation", "read-committed", "the workers' isolation level: read-committed, repeatable-read or serializable")
-	f.DurationVar(&o.timeout, "timeout", racetest.DefaultSQLTimeout, "bound on each round: reaching the barrier and the claim")
-	f.DurationVar(&o.lockTimeout, "lock-timeout", racetest.DefaultLockTimeout, "SET LOCAL lock_timeout for the claim")
+	f.DurationVar(&o.timeout, "timeout", sqlrace.DefaultTimeout, "bound on each round: reaching the barrier and the claim")
+	f.DurationVar(&o.lockTimeout, "lock-timeout", sqlrace.DefaultLockTimeout, "SET LOCAL lock_timeout for the claim")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose start spread exceeds it is inconclusive")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
@@ -94,7 +94,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 	if err != nil {
 		return err
 	}
-	p := racetest.SQLProbe{
+	p := sqlrace.Probe{
 		DSN: o.dsn, Statement: stmt, N: o.n, Rounds: o.rounds, Commit: o.commit, Isolation: o.isolation,
 		Timeout: o.timeout, LockTimeout: o.lockTimeout, Deadline: o.deadline, Window: o.window, Force: o.force,
 	}
@@ -115,7 +115,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 	if p.DSN == "" {
 		p.DSN = raceGetenv(s, "DATABASE_URL")
 	}
-	res, err := racetest.RunSQL(ctx, p)
+	res, err := sqlrace.Run(ctx, p)
 	if err != nil {
 		return usageError("race sql: %v", err)
 	}
@@ -157,8 +157,8 @@ func unwrapPathError(err error) error {
 // same story: for the index alone (nullable-key or optional-unique), and
 // for the raced statement when it is an INSERT ... ON CONFLICT whose
 // arbiter it can leave NULL (on-conflict-hole).
-func uniqueKeysFrom(sess *inspect.Session, stmt string) func(ctx context.Context, schema, table string) ([]racetest.UniqueKey, error) {
-	return func(ctx context.Context, schema, table string) ([]racetest.UniqueKey, error) {
+func uniqueKeysFrom(sess *inspect.Session, stmt string) func(ctx context.Context, schema, table string) ([]sqlrace.UniqueKey, error) {
+	return func(ctx context.Context, schema, table string) ([]sqlrace.UniqueKey, error) {
 		snap, err := sess.ReadCatalog(ctx, inspect.Filter{Tables: []string{globEscape(schema) + "." + globEscape(table)}})
 		if err != nil {
 			return nil, err
@@ -176,7 +176,7 @@ func uniqueKeysFrom(sess *inspect.Session, stmt string) func(ctx context.Context
 			}
 		}
 		claims := claimFindings(snap.Catalog, stmt)
-		var keys []racetest.UniqueKey
+		var keys []sqlrace.UniqueKey
 		for _, ix := range t.UniqueIndexes() {
 			object := t.Schema + "." + t.Name + "." + ix.Name
 			keys = append(keys, uniqueKey(ix, holes[object], claims[object]))
@@ -201,8 +201,8 @@ func claimFindings(cat *catalog.Catalog, stmt string) map[string]string {
 	return out
 }
 
-func uniqueKey(ix *catalog.Index, hole audit.Finding, claim string) racetest.UniqueKey {
-	k := racetest.UniqueKey{
+func uniqueKey(ix *catalog.Index, hole audit.Finding, claim string) sqlrace.UniqueKey {
+	k := sqlrace.UniqueKey{
 		Name: ix.Name, NullsNotDistinct: ix.NullsNotDistinct,
 		Deferrable: ix.Deferrable, InitiallyDeferred: ix.InitiallyDeferred,
 		Partial: ix.Predicate != nil, Valid: ix.Valid && ix.Ready,

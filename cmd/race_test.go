@@ -12,6 +12,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"go.uber.org/goleak"
 )
 
@@ -61,9 +62,9 @@ func TestRaceDemoJSONIsOneDocument(t *testing.T) {
 
 func TestRaceHTTPExitStatuses(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	racy := httptest.NewServer(&racetest.Gate{Window: 200 * time.Microsecond})
+	racy := httptest.NewServer(&httprace.Gate{Window: 200 * time.Microsecond})
 	defer racy.Close()
-	atomic := httptest.NewServer(&racetest.Gate{})
+	atomic := httptest.NewServer(&httprace.Gate{})
 	defer atomic.Close()
 	key := "Idempotency-Key: {{key}}"
 	cases := []struct {
@@ -96,7 +97,7 @@ func TestRaceHTTPExitStatuses(t *testing.T) {
 
 func TestRaceHTTPJSONAndBodyFile(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srv := httptest.NewServer(&racetest.Gate{})
+	srv := httptest.NewServer(&httprace.Gate{})
 	defer srv.Close()
 	body := filepath.Join(t.TempDir(), "body.json")
 	if err := os.WriteFile(body, []byte(`{"round":{{round}}}`), 0o600); err != nil {
@@ -117,7 +118,7 @@ func TestRaceHTTPJSONAndBodyFile(t *testing.T) {
 
 func TestRaceHTTPVerbosePrintsEveryRound(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srv := httptest.NewServer(&racetest.Gate{})
+	srv := httptest.NewServer(&httprace.Gate{})
 	defer srv.Close()
 	_, quiet, _ := runCmd(t, "race", "http", "-H", "Idempotency-Key: {{key}}", "--rounds", "4", srv.URL)
 	_, loud, _ := runCmd(t, "race", "http", "-H", "Idempotency-Key: {{key}}", "--rounds", "4", "-v", srv.URL)
@@ -135,7 +136,7 @@ func TestRaceHTTPVerbosePrintsEveryRound(t *testing.T) {
 func TestRaceHTTPEffectSQLOverridesResponses(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	dsn := pgtest.DSN()
-	racy := httptest.NewServer(&racetest.Gate{Window: time.Millisecond})
+	racy := httptest.NewServer(&httprace.Gate{Window: time.Millisecond})
 	defer racy.Close()
 	key := "Idempotency-Key: {{key}}"
 	code, out, errs := runCmd(t, "race", "http", "-H", key, "--rounds", "3",

@@ -5,30 +5,37 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// columnsQuery lists the live columns of every table, with whether the
-// column's type is an enum. attidentity exists since PostgreSQL 10 and
-// attgenerated since 12 (” when neither).
+// columnsQuery lists the live columns of every table and materialized view,
+// with whether the column's type is an enum and a generated column's
+// expression as the server prints it. attidentity exists since PostgreSQL
+// 10 and attgenerated since 12 (” when neither).
 const columnsQuery = domainNotNullCTE + `
 SELECT a.attrelid::int8, a.attnum, a.attname::text,
        pg_catalog.format_type(a.atttypid, a.atttypmod),
        a.attnotnull, a.attidentity <> '', a.attgenerated <> '',
-       coalesce(d.not_null, false), ty.typtype = 'e'
+       coalesce(d.not_null, false), ty.typtype = 'e',
+       CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(ad.adbin, ad.adrelid, true) END
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
 LEFT JOIN domain_not_null d ON d.oid = a.atttypid
-WHERE c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped AND ` + systemSchemaSQL + `
+LEFT JOIN pg_catalog.pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+WHERE c.relkind IN ('r', 'p', 'm') AND a.attnum > 0 AND NOT a.attisdropped AND ` + systemSchemaSQL + `
 ORDER BY a.attrelid, a.attnum`
 
 func scanColumns(rows pgx.Rows, b *builder) error {
 	var (
-		rel    int64
-		attnum int16
-		c      = &catalog.Column{}
+		rel        int64
+		attnum     int16
+		c          = &catalog.Column{}
+		generation *string
 	)
-	if err := rows.Scan(&rel, &attnum, &c.Name, &c.Type, &c.NotNull, &c.Identity, &c.Generated, &c.DomainNotNull, &c.Enum); err != nil {
+	if err := rows.Scan(&rel, &attnum, &c.Name, &c.Type, &c.NotNull, &c.Identity, &c.Generated, &c.DomainNotNull, &c.Enum, &generation); err != nil {
 		return err
+	}
+	if generation != nil {
+		c.Generation = exprFromServer(*generation)
 	}
 	t := b.tables[rel]
 	if t == nil {

@@ -49,8 +49,9 @@ var knownDisagreements = map[string]string{}
 
 // TestDifferential applies each input to a fresh database on the real
 // server, inspects it, and requires the same findings (rule, object, key
-// parts, severity) as replaying the same input. Where they differ, the
-// server is right.
+// parts, severity) and the same catalog (catalogLines) as replaying the
+// same input, and no replay note of a server error for statements the
+// server ran. Where they differ, the server is right.
 func TestDifferential(t *testing.T) {
 	adminConn(t).Close(context.Background()) // skip without a server
 	// agreed counts findings both sides reported, so that the comparison is
@@ -64,7 +65,7 @@ func TestDifferential(t *testing.T) {
 	for _, input := range differentialInputs(t) {
 		name := strings.TrimPrefix(input, "../testdata/")
 		t.Run(name, func(t *testing.T) {
-			replayed, statements := lintInput(t, input)
+			replayed, statements, notes := lintInput(t, input)
 			if usesNullsNotDistinct(statements) {
 				pgtest.RequireVersion(t, 150000, "NULLS NOT DISTINCT")
 			}
@@ -82,7 +83,13 @@ func TestDifferential(t *testing.T) {
 			if why, known := knownDisagreements[name]; known {
 				t.Fatalf("listed as a known disagreement (%s) but the server accepts it now: remove the entry", why)
 			}
+			for _, d := range notes {
+				t.Errorf("replay raised what the server did not: %s", d)
+			}
 			s, snap := readTest(t, dsn, Filter{})
+			if d := diffLines(catalogLines(snap.Catalog), catalogLines(replayed)); d != "" {
+				t.Errorf("catalogs differ (- inspect, + lint):\n%s", d)
+			}
 			opts := audit.Options{PGVersion: s.ServerMajor()}
 			want := findingKeys(audit.Run(replayed, rulesFor(audit.Either), opts))
 			opts.Live = true
@@ -97,8 +104,9 @@ func TestDifferential(t *testing.T) {
 }
 
 // lintInput replays input the way lint does, and keeps the statements in
-// the order they were applied, to run them on the server next.
-func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Statement) {
+// the order they were applied, to run them on the server next, and the
+// notes that carry a SQLSTATE: errors replay expects the server to raise.
+func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Statement, []sqlparse.Diagnostic) {
 	t.Helper()
 	cat := catalog.New()
 	replayer := sqlparse.NewReplayer(cat)
@@ -107,12 +115,81 @@ func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Stateme
 		statements = append(statements, st)
 		return replayer.Apply(st)
 	}})
+	var notes []sqlparse.Diagnostic
 	for _, d := range loaded.Diagnostics {
 		if d.Level == sqlparse.Error {
 			t.Fatalf("lint: %s", d)
 		}
+		if d.SQLState != "" {
+			notes = append(notes, d)
+		}
 	}
-	return cat, statements
+	return cat, statements, notes
+}
+
+// catalogLines describes every relation of a catalog that both sources
+// model, one line per object, sorted: tables and materialized views with
+// their kind and parents, columns with what nullability rests on, indexes
+// with everything the rules read, CHECKs and foreign keys with whether they
+// were validated. Positions and history are left out: a live catalog has
+// none.
+func catalogLines(cat *catalog.Catalog) []string {
+	var out []string
+	kinds := map[catalog.TableKind]string{catalog.Ordinary: "table", catalog.Partitioned: "partitioned table", catalog.MaterializedView: "materialized view"}
+	for _, t := range cat.Relations() {
+		qn := t.QualifiedName()
+		out = append(out, fmt.Sprintf("%s %s partition-of=%q inherits=%q", kinds[t.Kind], qn, t.PartitionOf, t.Inherits))
+		for _, c := range t.Columns {
+			gen := ""
+			if c.Generation != nil {
+				gen = " generated as " + c.Generation.String()
+			}
+			out = append(out, fmt.Sprintf("column %s.%s not-null=%v domain-not-null=%v identity=%v generated=%v%s",
+				qn, c.Name, c.NotNull, c.DomainNotNull, c.Identity, c.Generated, gen))
+		}
+		for _, ix := range t.Indexes {
+			pred := ""
+			if ix.Predicate != nil {
+				pred = " WHERE " + ix.Predicate.String()
+			}
+			out = append(out, fmt.Sprintf("index %s.%s (%s) include=%q%s unique=%v primary=%v nnd=%v valid=%v method=%s constraint=%q deferrable=%v deferred=%v parent=%q",
+				qn, ix.Name, strings.Join(partStrings(ix.Parts), ", "), ix.Include, pred, ix.Unique, ix.Primary, ix.NullsNotDistinct,
+				ix.Valid, ix.Method, ix.Constraint, ix.Deferrable, ix.InitiallyDeferred, ix.ParentIndex))
+		}
+		for _, ck := range t.Checks {
+			out = append(out, fmt.Sprintf("check %s.%s valid=%v", qn, ck.Name, ck.Validated))
+		}
+		for _, fk := range t.ForeignKeys {
+			out = append(out, fmt.Sprintf("foreign key %s.%s (%s) references %s (%s) deferrable=%v deferred=%v valid=%v",
+				qn, fk.Name, strings.Join(fk.Columns, ", "), fk.RefTable, strings.Join(fk.RefColumns, ", "), fk.Deferrable, fk.InitiallyDeferred, fk.Validated))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func partStrings(parts []catalog.IndexPart) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// diffLines lists the lines only in want (-) and only in got (+).
+func diffLines(want, got []string) string {
+	var b strings.Builder
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			b.WriteString("  - " + w + "\n")
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			b.WriteString("  + " + g + "\n")
+		}
+	}
+	return b.String()
 }
 
 // applyStatements runs each statement on its own (CREATE INDEX CONCURRENTLY

@@ -5,17 +5,24 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// foreignKeysQuery lists FOREIGN KEY constraints with their columns in key
-// order and the referenced table. A key that references a partitioned
-// table has one more row per referenced partition, whose conparentid is
-// the key itself on the same table: those are left out.
+// foreignKeysQuery lists FOREIGN KEY constraints with the columns at both
+// ends in key order (conkey and confkey pair up position by position),
+// their deferrability and whether they were validated. A key that
+// references a partitioned table has one more row per referenced
+// partition, whose conparentid is the key itself on the same table: those
+// are left out.
 const foreignKeysQuery = `
 SELECT co.conrelid::int8, co.conname::text,
        ARRAY(SELECT a.attname::text
              FROM unnest(co.conkey) WITH ORDINALITY AS k(attnum, ord)
              JOIN pg_catalog.pg_attribute a ON a.attrelid = co.conrelid AND a.attnum = k.attnum
              ORDER BY k.ord),
-       rn.nspname || '.' || r.relname
+       rn.nspname || '.' || r.relname,
+       ARRAY(SELECT a.attname::text
+             FROM unnest(co.confkey) WITH ORDINALITY AS k(attnum, ord)
+             JOIN pg_catalog.pg_attribute a ON a.attrelid = co.confrelid AND a.attnum = k.attnum
+             ORDER BY k.ord),
+       co.condeferrable, co.condeferred, co.convalidated
 FROM pg_catalog.pg_constraint co
 JOIN pg_catalog.pg_class c ON c.oid = co.conrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -30,7 +37,7 @@ func scanForeignKeys(rows pgx.Rows, b *builder) error {
 		rel int64
 		fk  = &catalog.ForeignKey{}
 	)
-	if err := rows.Scan(&rel, &fk.Name, &fk.Columns, &fk.RefTable); err != nil {
+	if err := rows.Scan(&rel, &fk.Name, &fk.Columns, &fk.RefTable, &fk.RefColumns, &fk.Deferrable, &fk.InitiallyDeferred, &fk.Validated); err != nil {
 		return err
 	}
 	t := b.tables[rel]

@@ -7,7 +7,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// indexesQueryTemplate lists every index of every table with what the
+// indexesQueryTemplate lists every index of every table and materialized
+// view with what the
 // rules need. indkey holds each column's attribute number, 0 for an
 // expression (whose text indexExpressionsQuery reads); indnkeyatts (11+)
 // splits key columns from INCLUDE columns. The constraint join keeps only
@@ -32,7 +33,7 @@ JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_catalog.pg_am am ON am.oid = ic.relam
 LEFT JOIN pg_catalog.pg_constraint co ON co.conindid = i.indexrelid AND co.conrelid = i.indrelid AND co.contype IN ('p', 'u')
-WHERE c.relkind IN ('r', 'p') AND ` + systemSchemaSQL + `
+WHERE c.relkind IN ('r', 'p', 'm') AND ` + systemSchemaSQL + `
 ORDER BY i.indrelid, i.indexrelid`
 
 // indexExpressionsQuery prints each expression key part with

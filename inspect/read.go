@@ -69,8 +69,9 @@ func catalogQueries(version int) []catalogQuery {
 	}
 }
 
-// ReadCatalog reads schemas, tables, columns, CHECK constraints and indexes
-// in one pipelined batch: one round trip, whatever the size of the database.
+// ReadCatalog reads schemas, tables, materialized views, columns, CHECK and
+// FOREIGN KEY constraints and indexes in one pipelined batch: one round
+// trip, whatever the size of the database.
 func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err

@@ -5,9 +5,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// tablesQuery lists ordinary and partitioned tables with their parents
-// (pg_inherits holds both partition parents and INHERITS parents).
-// relispartition exists since PostgreSQL 10.
+// tablesQuery lists ordinary and partitioned tables and materialized views
+// with their parents (pg_inherits holds both partition parents and INHERITS
+// parents). relispartition exists since PostgreSQL 10.
 const tablesQuery = `
 SELECT c.oid::int8, n.nspname::text, c.relname::text, c.relkind::text, c.relispartition,
        coalesce(ARRAY(
@@ -19,7 +19,7 @@ SELECT c.oid::int8, n.nspname::text, c.relname::text, c.relkind::text, c.relispa
          ORDER BY i.inhseqno), '{}')::text[]
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-WHERE c.relkind IN ('r', 'p') AND ` + systemSchemaSQL + `
+WHERE c.relkind IN ('r', 'p', 'm') AND ` + systemSchemaSQL + `
 ORDER BY 2, 3`
 
 func scanTables(rows pgx.Rows, b *builder) error {
@@ -36,8 +36,11 @@ func scanTables(rows pgx.Rows, b *builder) error {
 	if !b.filter.TableIncluded(t.Schema, t.Name) {
 		return nil
 	}
-	if kind == "p" {
+	switch kind {
+	case "p":
 		t.Kind = catalog.Partitioned
+	case "m":
+		t.Kind = catalog.MaterializedView
 	}
 	if isPartition && len(parents) > 0 {
 		t.PartitionOf = parents[0]
@@ -46,6 +49,8 @@ func scanTables(rows pgx.Rows, b *builder) error {
 	}
 	b.cat.AddSchema(t.Schema).Tables[t.Name] = t
 	b.tables[oid] = t
-	b.snap.Tables++
+	if t.Kind != catalog.MaterializedView {
+		b.snap.Tables++
+	}
 	return nil
 }

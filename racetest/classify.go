@@ -1,10 +1,16 @@
 package racetest
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // StatusSet is a set of HTTP statuses written as "2xx", "409,422" or
@@ -51,6 +57,22 @@ func parseStatusRange(part string) (statusRange, error) {
 	return statusRange{l, h}, nil
 }
 
+// String writes the set back as ParseStatusSet reads it: "409,422",
+// "2xx", "200-204".
+func (s StatusSet) String() string {
+	var parts []string
+	for _, r := range s {
+		if r.lo == r.hi {
+			parts = append(parts, fmt.Sprint(r.lo))
+		} else if r.hi-r.lo == 99 && r.lo%100 == 0 {
+			parts = append(parts, fmt.Sprintf("%dxx", r.lo/100))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", r.lo, r.hi))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // Has reports whether status is in the set.
 func (s StatusSet) Has(status int) bool {
 	for _, r := range s {
@@ -74,29 +96,45 @@ func DefaultClassifier() Classifier {
 	return Classifier{Win: win, Refuse: refuse}
 }
 
-// response is what one request got back before classification.
-type response struct {
-	status int
-	header http.Header
-	body   []byte
-	err    error
+// Response is what one request got back before classification.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Err    error
 }
 
-// classify turns one response into an outcome kind: a success is a win
-// until the round's evidence says otherwise (resolveRound), or a replay
+// Classify turns one response into an outcome kind: a success is a win
+// until the round's evidence says otherwise (Round.Resolve), or a replay
 // when it carries the replay marker.
-func (c Classifier) classify(r response, replayed bool) (OutcomeKind, string) {
+func (c Classifier) Classify(r Response, replayed bool) (OutcomeKind, string) {
 	switch {
-	case r.err != nil:
-		return Error, describeErr(r.err)
-	case c.Refuse.Has(r.status):
+	case r.Err != nil:
+		return Error, describeErr(r.Err)
+	case c.Refuse.Has(r.Status):
 		return Refusal, ""
-	case c.Win.Has(r.status) && replayed:
+	case c.Win.Has(r.Status) && replayed:
 		return Replay, ""
-	case c.Win.Has(r.status):
+	case c.Win.Has(r.Status):
 		return Win, ""
-	case r.status >= 500:
-		return Error, fmt.Sprintf("status %d", r.status)
+	case r.Status >= 500:
+		return Error, fmt.Sprintf("status %d", r.Status)
 	}
-	return Error, fmt.Sprintf("unexpected status %d (neither --win nor --refuse)", r.status)
+	return Error, fmt.Sprintf("unexpected status %d (neither --win nor --refuse)", r.Status)
+}
+
+// describeErr names a transport failure the way a person would.
+func describeErr(err error) string {
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed without a response"
+	}
+	return err.Error()
 }

@@ -40,9 +40,9 @@ func ParseReplayMarker(s string) (ReplayMarker, error) {
 
 func (m ReplayMarker) String() string { return m.Name + ": " + m.Value }
 
-// marks reports whether h carries the marker (the value compared without
+// Marks reports whether h carries the marker (the value compared without
 // regard to case or surrounding space).
-func (m ReplayMarker) marks(h http.Header) bool {
+func (m ReplayMarker) Marks(h http.Header) bool {
 	for _, v := range h.Values(m.Name) {
 		if strings.EqualFold(strings.TrimSpace(v), m.Value) {
 			return true
@@ -80,15 +80,12 @@ const (
 // this signature.
 func (s Signature) successesAreWins() bool { return s == SigMarked || s == SigRefuses }
 
-// isSuccess reports whether an outcome is a success response (a win, a
-// replay or one not yet told apart).
-func isSuccess(k OutcomeKind) bool { return k == Win || k == Replay || k == Undecided }
-
-// resolveRound decides, from the evidence at hand, which of the round's
-// successes were wins. Marked replays are replays already; an oracle's
-// count decides alone; otherwise the calibration's signature says whether
-// an unmarked success can be a replay at all.
-func resolveRound(r *Round, cal *Calibration, oracle string) {
+// Resolve decides, from the evidence at hand, which of the round's
+// successes were wins, and says so in r.Evidence. Marked replays are
+// replays already; an oracle's count (r.Effects, named by oracle) decides
+// alone; otherwise the calibration's signature (cal, nil when there was
+// none) says whether an unmarked success can be a replay at all.
+func (r *Round) Resolve(cal *Calibration, oracle string) {
 	sig := SigSkipped
 	if cal != nil {
 		sig = cal.Signature
@@ -116,7 +113,7 @@ func resolveRound(r *Round, cal *Calibration, oracle string) {
 		groups := map[string]bool{}
 		for _, i := range unmarked {
 			o := &r.Outcomes[i]
-			sig := strconv.Itoa(o.Status) + "\x00" + string(o.body)
+			sig := strconv.Itoa(o.Status) + "\x00" + string(o.Body)
 			if groups[sig] || (cal != nil && cal.Signature == SigDifferent && len(groups) > 0) {
 				o.Kind = Undecided
 				continue
@@ -213,7 +210,7 @@ func successWords(r *Round, idx []int) string {
 func allSameBytes(r *Round, idx []int) bool {
 	for _, i := range idx[1:] {
 		a, b := &r.Outcomes[idx[0]], &r.Outcomes[i]
-		if a.Status != b.Status || !bytes.Equal(a.body, b.body) {
+		if a.Status != b.Status || !bytes.Equal(a.Body, b.Body) {
 			return false
 		}
 	}

@@ -17,7 +17,7 @@ import (
 func WriteText(w io.Writer, res *Result, verbose bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "race %s %s: n=%d, %d rounds, sync %s", res.Method, res.Target, res.N, len(res.Rounds), res.Sync)
-	if res.Sync == SyncH1 || res.Sync == SyncH2 {
+	if res.Split != "" { // HTTP probes; a SQL claim has nothing to split
 		fmt.Fprintf(&b, ", split %s", res.Split)
 	}
 	if res.Window > 0 {

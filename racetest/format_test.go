@@ -21,7 +21,7 @@ func brokenResult() *Result {
 		First:    Exchange{Request: "POST /claims [Idempotency-Key: k0] [Authorization: <redacted>]", Response: "201 {\"status\":\"charged\"}"},
 		Retry:    Exchange{Request: "POST /claims [Idempotency-Key: k0] [Authorization: <redacted>]", Response: "409 key already claimed"}}
 	res := &Result{Calibration: cal,
-		Target: "http://127.0.0.1:8080/claims", Method: "POST", N: 2, Sync: SyncH1, Split: SplitHeaders,
+		Target: "http://127.0.0.1:8080/claims", Method: "POST", N: 2, Sync: "h1", Split: "headers",
 		Rounds: []Round{
 			{Index: 1, Key: "k1", ReleaseSpread: 20 * time.Microsecond, Outcomes: []Outcome{
 				{Request: 1, Kind: Win, Status: 201, Elapsed: 300 * time.Microsecond},
@@ -35,7 +35,7 @@ func brokenResult() *Result {
 		},
 	}
 	for i := range res.Rounds {
-		resolveRound(&res.Rounds[i], cal, "")
+		res.Rounds[i].Resolve(cal, "")
 	}
 	return res
 }

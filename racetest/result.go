@@ -1,10 +1,3 @@
-// Package racetest fires identical requests at a running system at the same
-// moment, round after round, classifies what came back and judges whether
-// the idempotency gate held. It owns synchronisation (HTTP/1.1 withheld
-// tail, HTTP/2 single packet), classification, effect counting and verdicts.
-//
-// It never prints and never exits: a probe returns a Result, and the
-// formatter in this package writes it to the io.Writer its caller gives.
 package racetest
 
 import "time"
@@ -44,15 +37,19 @@ type Outcome struct {
 	// Answer is what a SQL claim answered: "1 row", "no row" or the
 	// SQLSTATE of its error; HTTP probes leave it empty.
 	Answer string `json:"answer,omitempty"`
-	body   []byte
+	// Body is the response body, kept to tell replays from wins; it is
+	// never shown whole.
+	Body []byte `json:"-"`
 }
 
 // Round is one burst of N identical requests sharing one key.
 type Round struct {
-	Index    int    `json:"round"`
-	Key      string `json:"key"`
-	values   RoundValues
-	Outcomes []Outcome `json:"outcomes"`
+	Index int    `json:"round"`
+	Key   string `json:"key"`
+	// Values are what the round's templates rendered to, so that the
+	// round's request can be sent again (the conformance retry).
+	Values   RoundValues `json:"-"`
+	Outcomes []Outcome   `json:"outcomes"`
 	// ReleaseSpread is the time between the first and the last release
 	// write of the round, measured at the client.
 	ReleaseSpread time.Duration `json:"release_spread_ns"`

@@ -179,7 +179,7 @@ func worstBroken(rounds []Round) *Round {
 // responses were errors.
 func inconclusiveReason(r *Round) string {
 	if r.TooWide {
-		return fmt.Sprintf("spread %s exceeds the race window", fmtDuration(r.spread()))
+		return fmt.Sprintf("spread %s exceeds the race window", fmtDuration(r.Spread()))
 	}
 	if r.Effects != nil && *r.Effects == 1 {
 		return ""
@@ -213,9 +213,9 @@ func errorSummary(r *Round) string {
 	return strings.Join(parts, "; ")
 }
 
-// spread is the SQL start spread or the arrival spread when known, else
-// the release spread.
-func (r *Round) spread() time.Duration {
+// Spread is the spread the race window judges: the SQL start spread or
+// the arrival spread when known, else the release spread.
+func (r *Round) Spread() time.Duration {
 	if r.StartSpread != nil {
 		return *r.StartSpread
 	}
@@ -229,7 +229,7 @@ func widestRound(rounds []Round) int {
 	best := 0
 	var widest time.Duration = -1
 	for _, r := range rounds {
-		if s := r.spread(); s > widest {
+		if s := r.Spread(); s > widest {
 			widest, best = s, r.Index
 		}
 	}

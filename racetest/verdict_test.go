@@ -41,10 +41,10 @@ func TestParseStatusSet(t *testing.T) {
 // is unresolved, never a win and a replay.
 func TestEqualBodyIsNotAReplay(t *testing.T) {
 	r := Round{Index: 1, Outcomes: []Outcome{
-		{Kind: Win, Status: 200, body: []byte("same"), Elapsed: 2},
-		{Kind: Win, Status: 200, body: []byte("same"), Elapsed: 1},
+		{Kind: Win, Status: 200, Body: []byte("same"), Elapsed: 2},
+		{Kind: Win, Status: 200, Body: []byte("same"), Elapsed: 1},
 	}}
-	resolveRound(&r, &Calibration{Signature: SigSameBytes}, "")
+	r.Resolve(&Calibration{Signature: SigSameBytes}, "")
 	if !r.Unresolved || r.Count(Replay) != 0 {
 		t.Fatalf("round %+v: identical successes must be unresolved, not a replay", r)
 	}
@@ -57,7 +57,7 @@ func TestEqualBodyIsNotAReplay(t *testing.T) {
 func TestEffectCountOverridesResponses(t *testing.T) {
 	two, one := 2, 1
 	broken := []Round{{Index: 1, Effects: &two, Outcomes: []Outcome{{Kind: Win}, {Kind: Refusal}}}}
-	resolveRound(&broken[0], nil, "the PostgreSQL count")
+	broken[0].Resolve(nil, "the PostgreSQL count")
 	v := Judge(broken, nil)
 	if v.Status != Broken || !strings.HasPrefix(v.Sentence, "2 wins in round 1 (the PostgreSQL count was 2)") {
 		t.Errorf("verdict %+v, want broken by the counted effect, naming it", v)
@@ -66,7 +66,7 @@ func TestEffectCountOverridesResponses(t *testing.T) {
 		t.Errorf("disagreement %q, want the count set against the responses", broken[0].Disagreement)
 	}
 	held := []Round{{Index: 1, Effects: &one, Outcomes: []Outcome{{Kind: Win}, {Kind: Win}}}}
-	resolveRound(&held[0], &Calibration{Signature: SigSameBytes}, "the PostgreSQL count")
+	held[0].Resolve(&Calibration{Signature: SigSameBytes}, "the PostgreSQL count")
 	if v := Judge(held, nil); v.Status != Holds {
 		t.Errorf("verdict %+v, want holds: one effect counted", v)
 	}

@@ -68,7 +68,7 @@ func cannotChangeModel(text string) bool {
 		// SET SCHEMA 'x' is SET search_path too.
 		return !containsFold(text, "search_path") && !containsFold(text, "schema")
 	case verb == "do":
-		return !bodyMayRunDDL(text)
+		return !doMayChangeModel(text)
 	case verb == "create":
 		return skippableCreateStatement(text, words[1:])
 	case verb == "alter":
@@ -115,6 +115,26 @@ func bodyMayRunDDL(text string) bool {
 		return false
 	}
 	return ddlInBody.MatchString(text)
+}
+
+// doWords are words a DO block needs to change the model or to get a note:
+// the statements replay follows inside one start with CREATE, ALTER or
+// DROP, set the search_path, or are INSERT ... ON CONFLICT, and EXECUTE of
+// SQL built at run time gets a note.
+var doWords = []string{"create", "alter", "drop", "execute", "search_path", "conflict"}
+
+// doMayChangeModel is the cheap text check that keeps DO blocks replay
+// follows going to the parser.
+func doMayChangeModel(text string) bool {
+	if strings.IndexByte(text, '\\') >= 0 {
+		return true
+	}
+	for _, w := range doWords {
+		if containsFold(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownerOrDefault matches what may follow the table name of an ALTER TABLE

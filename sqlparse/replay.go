@@ -17,11 +17,20 @@ import (
 type Replayer struct {
 	cat *catalog.Catalog
 
-	// The statement being applied, its first token's position and the
+	// The statement being applied, its first token's position, the byte
+	// range in st.Text of the parse tree being applied, and the
 	// diagnostics gathered so far; reset by Apply.
 	st    *Statement
 	pos   catalog.Pos
+	span  [2]int
 	diags []Diagnostic
+
+	// quiet is above zero while replaying statements of a DO block whose
+	// failures the block itself expects (a guarded branch, a block with
+	// an exception handler): their notes are dropped.
+	quiet int
+	// inBody counts the DO blocks the statement being applied runs in.
+	inBody int
 
 	// droppedNotNull remembers "schema.table.column" for NOT NULL columns
 	// that were dropped, so a column re-added under that name without NOT
@@ -57,7 +66,7 @@ func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
 	if p.err != nil {
 		return []Diagnostic{*p.err}
 	}
-	r.st, r.diags = &st, nil
+	r.st, r.diags, r.quiet, r.inBody = &st, nil, 0, 0
 	defer func() {
 		// Replay must survive any input; a bug here should cost one
 		// statement, not the whole run.
@@ -72,6 +81,7 @@ func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
 	}
 	for _, raw := range p.stmts {
 		r.pos = st.PosAt(int(raw.StmtLocation))
+		r.span = stmtSpan(&st, raw)
 		r.apply(raw.Stmt)
 	}
 	return r.diags
@@ -121,6 +131,9 @@ func (r *Replayer) apply(n *pg.Node) {
 // note records a Note diagnostic with PostgreSQL's SQLSTATE at the current
 // statement.
 func (r *Replayer) note(sqlstate, format string, args ...any) {
+	if r.quiet > 0 {
+		return
+	}
 	r.diags = append(r.diags, Diagnostic{Level: Note, Pos: r.pos, SQLState: sqlstate, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -132,8 +145,15 @@ func (r *Replayer) at(loc int32) catalog.Pos {
 	return r.st.PosAt(int(loc))
 }
 
-// record appends one change to the catalog's history.
+// record appends one change to the catalog's history. Changes to a
+// materialized view stay out of it: the history is what rules about
+// tables read. The index name cache, which follows the history, is then
+// rebuilt from the catalog at its next use.
 func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, oldName string, ix *catalog.Index) {
+	if t != nil && t.Kind == catalog.MaterializedView {
+		r.indexNames.built = false
+		return
+	}
 	c := catalog.Change{Kind: kind, Pos: r.pos, File: r.st.File, Object: object, OldName: oldName}
 	if t != nil {
 		c.Schema, c.Table = t.Schema, t.Name
@@ -161,6 +181,15 @@ func displayName(schema, name string) string {
 		return schema + "." + name
 	}
 	return name
+}
+
+// relationSchema is the schema a new table goes to: a temporary one's is
+// the session's own.
+func (r *Replayer) relationSchema(rv *pg.RangeVar, schema string) *catalog.Schema {
+	if rv.GetRelpersistence() == "t" {
+		return r.cat.AddSchema(catalog.TempSchema)
+	}
+	return r.creationSchema(schema)
 }
 
 // creationSchema is the schema a new object goes to: the one named, or the
@@ -326,7 +355,7 @@ func (r *Replayer) setVariable(vs *pg.VariableSetStmt) {
 // set_config('search_path', ...) and SELECT ... INTO.
 func (r *Replayer) selectStmt(sel *pg.SelectStmt) {
 	if sel.IntoClause != nil {
-		r.createTableFromSelect(sel.IntoClause, sel, false)
+		r.createTableFromSelect(sel.IntoClause, sel, false, catalog.Ordinary)
 		return
 	}
 	for _, t := range sel.TargetList {

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -20,6 +22,15 @@ func (r *Replayer) alterTable(at *pg.AlterTableStmt) {
 	if t == nil {
 		return
 	}
+	if t.Kind == catalog.MaterializedView {
+		// ALTER TABLE reaches a materialized view only for what replay
+		// does not model (owner, storage, statistics); the rest the
+		// server refuses.
+		if len(at.Cmds) > 0 && modelledAlter(at.Cmds[0].GetAlterTableCmd().GetSubtype()) {
+			r.note("42809", "%q is a materialized view, which ALTER TABLE cannot change this way", t.Name)
+		}
+		return
+	}
 	inh := at.Relation.Inh
 	for _, n := range at.Cmds {
 		cmd := n.GetAlterTableCmd()
@@ -36,7 +47,7 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 	case pg.AlterTableType_AT_AddColumn:
 		r.addColumn(t, cmd.Def.GetColumnDef(), cmd.MissingOk, inh)
 	case pg.AlterTableType_AT_DropColumn:
-		r.dropColumn(t, cmd.Name, cmd.MissingOk, inh)
+		r.dropColumn(t, cmd.Name, cmd.MissingOk, inh, cmd.Behavior == pg.DropBehavior_DROP_CASCADE)
 	case pg.AlterTableType_AT_AlterColumnType:
 		r.alterColumnType(t, cmd.Name, cmd.Def.GetColumnDef(), inh)
 	case pg.AlterTableType_AT_SetNotNull:
@@ -44,7 +55,7 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 	case pg.AlterTableType_AT_DropNotNull:
 		r.dropNotNull(t, cmd.Name, inh)
 	case pg.AlterTableType_AT_AddConstraint:
-		r.addConstraint(t, cmd.Def.GetConstraint())
+		r.addConstraint(t, cmd.Def.GetConstraint(), "", inh)
 		r.inheritCheck(t, cmd.Def.GetConstraint(), inh)
 	case pg.AlterTableType_AT_DropConstraint:
 		for _, target := range r.withChildren(t, inh) {
@@ -53,9 +64,17 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 			}
 		}
 	case pg.AlterTableType_AT_ValidateConstraint:
+		// Validation reaches the children's CHECKs and the partitions'
+		// copies of a foreign key, which carry the same name.
 		for _, target := range r.withChildren(t, inh) {
-			if target == t || target.Check(cmd.Name) != nil {
+			if target == t || target.Check(cmd.Name) != nil || target.ForeignKey(cmd.Name) != nil {
 				r.validateConstraint(target, cmd.Name)
+			}
+		}
+	case pg.AlterTableType_AT_DropExpression:
+		for _, target := range r.withChildren(t, inh) {
+			if c := target.Column(cmd.Name); c != nil {
+				c.Generated, c.Generation = false, nil
 			}
 		}
 	case pg.AlterTableType_AT_AttachPartition:
@@ -81,6 +100,20 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 	}
 }
 
+// modelledAlter reports whether alterTableCmd changes the model for a
+// subcommand kind.
+func modelledAlter(t pg.AlterTableType) bool {
+	switch t {
+	case pg.AlterTableType_AT_AddColumn, pg.AlterTableType_AT_DropColumn, pg.AlterTableType_AT_AlterColumnType,
+		pg.AlterTableType_AT_SetNotNull, pg.AlterTableType_AT_DropNotNull, pg.AlterTableType_AT_AddConstraint,
+		pg.AlterTableType_AT_DropConstraint, pg.AlterTableType_AT_ValidateConstraint, pg.AlterTableType_AT_AttachPartition,
+		pg.AlterTableType_AT_DetachPartition, pg.AlterTableType_AT_AddIdentity, pg.AlterTableType_AT_DropIdentity,
+		pg.AlterTableType_AT_AddInherit, pg.AlterTableType_AT_DropInherit, pg.AlterTableType_AT_DropExpression:
+		return true
+	}
+	return false
+}
+
 // column finds a column or notes 42703 the way the server words it.
 func (r *Replayer) column(t *catalog.Table, name string) *catalog.Column {
 	if c := t.Column(name); c != nil {
@@ -100,49 +133,60 @@ func (r *Replayer) addColumn(t *catalog.Table, cd *pg.ColumnDef, missingOk, inh 
 		}
 		return
 	}
-	var pending []pendingConstraint
+	def := &catalog.Column{Name: cd.Colname, Pos: r.at(cd.Location)}
+	serial := false
+	if cd.TypeName != nil {
+		serial = r.setColumnType(def, cd.TypeName)
+	}
+	pending, ok := r.columnConstraints(def, cd.Constraints)
+	if !ok {
+		return
+	}
+	if serial || def.Identity {
+		r.ownSequence(t, def.Name)
+	}
 	for _, target := range r.withChildren(t, inh) {
 		if target.Column(cd.Colname) != nil {
 			continue
 		}
-		col := &catalog.Column{Name: cd.Colname, Pos: r.at(cd.Location)}
-		serial := false
-		if cd.TypeName != nil {
-			serial = r.setColumnType(col, cd.TypeName)
-		}
-		p := r.columnConstraints(col, cd.Constraints)
-		if target == t {
-			pending = p
-			if serial || col.Identity {
-				r.ownSequence(t, col.Name)
-			}
-		}
+		col := *def
 		if key := target.QualifiedName() + "." + col.Name; r.droppedNotNull[key] && !col.NotNull {
 			col.NullableSince = r.pos
 		}
-		target.Columns = append(target.Columns, col)
+		target.Columns = append(target.Columns, &col)
 	}
 	r.record(catalog.ChangeAddColumn, t, cd.Colname, "", nil)
 	for _, p := range pending {
-		r.addConstraint(t, p.c, p.column)
+		r.addConstraint(t, p.c, p.column, inh)
 	}
 }
 
-// dropColumn removes the column and, as PostgreSQL does, every index and
-// CHECK that uses it.
-func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh bool) {
+// dropColumn removes the column and, as PostgreSQL does, every index,
+// CHECK and foreign key that uses it. Generated columns computed from it and
+// other tables' foreign keys that refer to it depend on it: the server
+// refuses without CASCADE and drops them with it.
+func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh, cascade bool) {
 	if t.Column(name) == nil {
 		if !missingOk {
 			r.note("42703", "column %q of relation %q does not exist", name, t.Name)
 		}
 		return
 	}
+	generated := generatedFrom(t, name)
+	refTables, _ := r.referencingKeys(t, name)
+	if !cascade && (len(generated) > 0 || len(refTables) > 0) {
+		r.note("2BP01", "cannot drop column %s of table %s because other objects depend on it", name, t.Name)
+		return
+	}
+	r.dropReferencingKeys(t, name)
+	for _, g := range generated {
+		r.dropColumn(t, g, true, inh, cascade)
+	}
 	for _, target := range r.withChildren(t, inh) {
 		if target.Column(name) == nil {
 			continue
 		}
 		r.dropIndexesUsing(target, name)
-		dropForeignKeysOn(target, name)
 		var checks []*catalog.Check
 		for _, ck := range target.Checks {
 			if contains(catalog.ColumnsOf(ck.Expr), name) {
@@ -152,12 +196,24 @@ func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh bool
 			checks = append(checks, ck)
 		}
 		target.Checks = checks
+		target.ForeignKeys = slices.DeleteFunc(target.ForeignKeys, func(fk *catalog.ForeignKey) bool { return contains(fk.Columns, name) })
 		if c := target.Column(name); c.NotNull {
 			r.droppedNotNull[target.QualifiedName()+"."+name] = true
 		}
 		target.Columns = removeColumn(target.Columns, name)
 		r.record(catalog.ChangeDropColumn, target, name, "", nil)
 	}
+}
+
+// generatedFrom lists the generated columns of t computed from column col.
+func generatedFrom(t *catalog.Table, col string) []string {
+	var out []string
+	for _, c := range t.Columns {
+		if c.Generation != nil && contains(catalog.ColumnsOf(c.Generation), col) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 func (r *Replayer) dropIndexesUsing(t *catalog.Table, col string) {
@@ -264,22 +320,19 @@ func (r *Replayer) dropNotNull(t *catalog.Table, name string, inh bool) {
 }
 
 // addConstraint is ADD [CONSTRAINT name] UNIQUE / PRIMARY KEY / CHECK /
-// FOREIGN KEY; exclusion constraints are not modelled.
-func (r *Replayer) addConstraint(t *catalog.Table, c *pg.Constraint, column ...string) {
+// FOREIGN KEY, or one of those written in an added column's definition
+// (column is then its name); exclusion constraints are not modelled.
+func (r *Replayer) addConstraint(t *catalog.Table, c *pg.Constraint, column string, inh bool) {
 	if c == nil {
 		return
 	}
-	col := ""
-	if len(column) > 0 {
-		col = column[0]
-	}
 	switch c.Contype {
 	case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY:
-		r.addIndexConstraint(t, c, col, true)
+		r.addIndexConstraint(t, c, column, inh)
 	case pg.ConstrType_CONSTR_CHECK:
 		r.addCheck(t, c, false)
 	case pg.ConstrType_CONSTR_FOREIGN:
-		r.addForeignKey(t, c, col)
+		r.addForeignKey(t, c, column, false, inh)
 	}
 }
 
@@ -298,8 +351,12 @@ func (r *Replayer) inheritCheck(t *catalog.Table, c *pg.Constraint, inh bool) {
 	}
 }
 
-// dropConstraint removes a CHECK or the index behind a UNIQUE / PRIMARY KEY.
+// dropConstraint removes a CHECK, a foreign key or the index behind a
+// UNIQUE / PRIMARY KEY.
 func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool) {
+	if r.dropForeignKey(t, name) {
+		return
+	}
 	for i, ck := range t.Checks {
 		if ck.Name == name {
 			t.Checks = append(t.Checks[:i:i], t.Checks[i+1:]...)
@@ -314,15 +371,6 @@ func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool)
 			r.dropPartitionCopies(t, ix)
 			return
 		}
-	}
-	if i, fk := foreignKey(t, name); fk != nil {
-		t.ForeignKeys = append(t.ForeignKeys[:i:i], t.ForeignKeys[i+1:]...)
-		for _, p := range r.partitions(t) {
-			if j, own := foreignKey(p, name); own != nil {
-				p.ForeignKeys = append(p.ForeignKeys[:j:j], p.ForeignKeys[j+1:]...)
-			}
-		}
-		return
 	}
 	if !missingOk {
 		r.note("42704", "constraint %q of relation %q does not exist", name, t.Name)
@@ -353,6 +401,10 @@ func (r *Replayer) validateConstraint(t *catalog.Table, name string) {
 		r.record(catalog.ChangeValidate, t, name, "", nil)
 		return
 	}
+	if fk := t.ForeignKey(name); fk != nil {
+		fk.Validated = true
+		return
+	}
 	if tableHasConstraint(t, name) {
 		return
 	}
@@ -370,7 +422,6 @@ func (r *Replayer) attachPartition(t *catalog.Table, pc *pg.PartitionCmd) {
 		return
 	}
 	child.PartitionOf = t.QualifiedName()
-	cloneForeignKeys(child, t)
 	for _, c := range t.Columns {
 		if cc := child.Column(c.Name); cc != nil && c.NotNull {
 			cc.NotNull = true
@@ -379,6 +430,7 @@ func (r *Replayer) attachPartition(t *catalog.Table, pc *pg.PartitionCmd) {
 	for _, ix := range t.Indexes {
 		r.cloneOntoPartition(child, t, ix)
 	}
+	r.cloneParentForeignKeys(child, t)
 	r.revalidateOnlyIndexes(t)
 }
 

@@ -19,7 +19,7 @@ func (r *Replayer) dropDomainColumns(schema, name string, cascade bool) bool {
 				r.note("2BP01", "cannot drop type %s because column %s of table %s depends on it", d.Name, c.Name, t.Name)
 				return false
 			}
-			r.dropColumn(t, c.Name, true, true)
+			r.dropColumn(t, c.Name, true, true, true)
 		}
 	}
 	return true

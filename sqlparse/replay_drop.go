@@ -1,9 +1,6 @@
 package sqlparse
 
 import (
-	"regexp"
-	"strings"
-
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -12,7 +9,7 @@ import (
 // rename is ALTER TABLE / INDEX ... RENAME [COLUMN | CONSTRAINT] ... TO.
 func (r *Replayer) rename(rs *pg.RenameStmt) {
 	switch rs.RenameType {
-	case pg.ObjectType_OBJECT_TABLE:
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_MATVIEW:
 		r.renameTable(rs)
 	case pg.ObjectType_OBJECT_INDEX:
 		r.renameIndex(rs.Relation, rs.Newname, rs.MissingOk)
@@ -24,6 +21,8 @@ func (r *Replayer) rename(rs *pg.RenameStmt) {
 		if t := r.table(rs.Relation, rs.MissingOk); t != nil {
 			r.renameConstraint(t, rs.Subname, rs.Newname)
 		}
+	case pg.ObjectType_OBJECT_TYPE:
+		r.renameEnum(rs)
 	}
 }
 
@@ -54,9 +53,10 @@ func (r *Replayer) renameTable(rs *pg.RenameStmt) {
 }
 
 // retargetTableReferences follows a table rename or move into the
-// PartitionOf and Inherits of other tables.
+// PartitionOf and Inherits of other tables and into the foreign keys that
+// refer to it.
 func (r *Replayer) retargetTableReferences(old, now string) {
-	for _, c := range r.cat.Tables() {
+	for _, c := range r.cat.Relations() {
 		if c.PartitionOf == old {
 			c.PartitionOf = now
 		}
@@ -113,7 +113,7 @@ func (r *Replayer) renameConstraint(t *catalog.Table, old, newName string) {
 		ck.Name = newName
 		return
 	}
-	if _, fk := foreignKey(t, old); fk != nil {
+	if fk := t.ForeignKey(old); fk != nil {
 		fk.Name = newName
 		return
 	}
@@ -141,6 +141,7 @@ func (r *Replayer) renameColumn(t *catalog.Table, old, newName string) {
 		if tc := target.Column(old); tc != nil {
 			tc.Name = newName
 			renameInTable(target, old, newName)
+			r.renameForeignKeyColumns(target, old, newName)
 		}
 	}
 	r.record(catalog.ChangeRenameColumn, t, newName, old, nil)
@@ -167,12 +168,8 @@ func renameInTable(t *catalog.Table, old, newName string) {
 	for _, ck := range t.Checks {
 		ck.Expr = renameColumnRef(ck.Expr, old, newName)
 	}
-	for _, fk := range t.ForeignKeys {
-		for i, c := range fk.Columns {
-			if c == old {
-				fk.Columns[i] = newName
-			}
-		}
+	for _, c := range t.Columns {
+		c.Generation = renameColumnRef(c.Generation, old, newName)
 	}
 }
 
@@ -215,6 +212,10 @@ func renameAll(args []catalog.Expr, old, newName string) []catalog.Expr {
 
 // drop is DROP TABLE / INDEX / SCHEMA / DOMAIN.
 func (r *Replayer) drop(ds *pg.DropStmt) {
+	if ds.Concurrent && r.inBody > 0 {
+		r.note("25001", "DROP INDEX CONCURRENTLY cannot be executed from a function")
+		return
+	}
 	for _, obj := range ds.Objects {
 		var parts []string
 		if l := obj.GetList(); l != nil {
@@ -229,6 +230,8 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 		switch ds.RemoveType {
 		case pg.ObjectType_OBJECT_TABLE:
 			r.dropTable(schema, name, ds.MissingOk, cascade)
+		case pg.ObjectType_OBJECT_MATVIEW:
+			r.dropMaterializedView(schema, name, ds.MissingOk)
 		case pg.ObjectType_OBJECT_INDEX:
 			r.dropIndex(schema, name, ds.MissingOk)
 		case pg.ObjectType_OBJECT_SCHEMA:
@@ -253,6 +256,14 @@ func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
 		}
 		return
 	}
+	if t.Kind == catalog.MaterializedView {
+		r.note("42809", "%q is not a table", t.Name)
+		return
+	}
+	if refs, _ := r.referencingKeys(t, ""); len(refs) > 0 && !cascade && !r.droppingTogether(refs, t) {
+		r.note("2BP01", "cannot drop table %s because other objects depend on it", t.Name)
+		return
+	}
 	for _, c := range r.children(t) {
 		if c.PartitionOf == t.QualifiedName() {
 			r.dropTable(c.Schema, c.Name, true, cascade)
@@ -267,13 +278,24 @@ func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
 	r.removeTable(t)
 }
 
+// droppingTogether reports whether every table in refs is a partition of
+// t, whose keys go with it.
+func (r *Replayer) droppingTogether(refs []*catalog.Table, t *catalog.Table) bool {
+	for _, ref := range refs {
+		if ref.PartitionOf != t.QualifiedName() {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *Replayer) removeTable(t *catalog.Table) {
+	r.dropReferencingKeys(t, "")
 	for _, ix := range t.Indexes {
 		r.recordIndexDrop(t, ix)
 	}
 	s := r.schemaOf(t)
 	delete(s.Tables, t.Name)
-	r.dropForeignKeysTo(t.QualifiedName())
 	for seq, owner := range s.Sequences {
 		if owner == t.Name {
 			delete(s.Sequences, seq)
@@ -340,7 +362,7 @@ func (r *Replayer) dropDomain(schema, name string, missingOk bool) {
 
 // setSchema is ALTER TABLE ... SET SCHEMA; the table's indexes move with it.
 func (r *Replayer) setSchema(as *pg.AlterObjectSchemaStmt) {
-	if as.ObjectType != pg.ObjectType_OBJECT_TABLE {
+	if as.ObjectType != pg.ObjectType_OBJECT_TABLE && as.ObjectType != pg.ObjectType_OBJECT_MATVIEW {
 		return
 	}
 	t := r.table(as.Relation, as.MissingOk)
@@ -362,57 +384,6 @@ func (r *Replayer) setSchema(as *pg.AlterObjectSchemaStmt) {
 	dst.Tables[t.Name] = t
 	r.retargetTableReferences(old, t.QualifiedName())
 	r.record(catalog.ChangeRenameTable, t, t.Name, old, nil)
-}
-
-// ddlInBody spots DDL that a DO block or function would run; replay cannot
-// execute it, so it is recorded as unmodelled.
-var ddlInBody = regexp.MustCompile(`(?is)\b(alter\s+table|create\s+(unique\s+)?index|drop\s+(table|index|constraint|not\s+null)|create\s+table|add\s+constraint)\b`)
-
-// tableInBody finds the first table name a DDL statement in the body
-// mentions.
-var tableInBody = regexp.MustCompile(`(?is)\b(?:alter\s+table|drop\s+table|create\s+table|\bon)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:"[^"]+"|[a-z_][\w$]*)(?:\s*\.\s*(?:"[^"]+"|[a-z_][\w$]*))?)`)
-
-func (r *Replayer) doBlock(do *pg.DoStmt) {
-	for _, a := range do.Args {
-		if de := a.GetDefElem(); de != nil && de.Defname == "as" {
-			r.unmodelled(de.Arg.GetString_().GetSval())
-		}
-	}
-}
-
-func (r *Replayer) createFunction(cf *pg.CreateFunctionStmt) {
-	for _, o := range cf.Options {
-		de := o.GetDefElem()
-		if de == nil || de.Defname != "as" {
-			continue
-		}
-		for _, item := range de.Arg.GetList().GetItems() {
-			r.unmodelled(item.GetString_().GetSval())
-		}
-	}
-	if cf.SqlBody != nil {
-		r.unmodelled(r.st.Text)
-	}
-}
-
-// unmodelled records a body that contains DDL replay does not execute.
-func (r *Replayer) unmodelled(body string) {
-	loc := ddlInBody.FindStringIndex(body)
-	if loc == nil {
-		return
-	}
-	c := catalog.Change{Kind: catalog.ChangeUnmodelled, Pos: r.pos, File: r.st.File, Object: excerpt(body[loc[0]:], 60)}
-	if m := tableInBody.FindStringSubmatch(body[loc[0]:]); m != nil {
-		parts := strings.Split(m[1], ".")
-		for i := range parts {
-			parts[i] = identText(parts[i])
-		}
-		c.Schema, c.Table = splitQualified(parts)
-		if t := r.cat.ResolveTable(c.Schema, c.Table); t != nil {
-			c.Schema = t.Schema
-		}
-	}
-	r.cat.Changes = append(r.cat.Changes, c)
 }
 
 func (r *Replayer) dropSequence(schema, name string, missingOk bool) {

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -8,33 +10,55 @@ import (
 
 // Foreign keys and enum types are modelled for what they say about a key
 // part: a column that references a parent row scopes the row, and a column
-// of an enum type is a discriminator. The rules read both as structure;
-// replay keeps them as the server would, names included, so that DROP and
-// RENAME CONSTRAINT find them.
+// of an enum type is a discriminator. The rules read both as structure.
+//
+// Foreign keys are followed as the server keeps them: by name (the names
+// PostgreSQL generates, {table}_{columns}_fkey, DROP, RENAME and VALIDATE
+// CONSTRAINT), with the columns at both ends, their deferrability and
+// whether they were validated, copied onto partitions, and in the way of
+// dropping a table or column they refer to without CASCADE. What replay
+// leaves out: the dependency of a key on the referenced table's unique
+// index (dropping that index is not refused) and ON DELETE actions.
 
-// addForeignKey records a FOREIGN KEY clause: a column constraint
-// (REFERENCES, with column set), a table constraint, or ALTER TABLE ... ADD.
-func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column string) {
+// addForeignKey adds a FOREIGN KEY written in CREATE TABLE (inCreate), in
+// ALTER TABLE ADD, or in an added column's definition (column is then its
+// name). inh is false for ALTER TABLE ONLY.
+func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column string, inCreate, inh bool) {
 	cols := nameList(c.FkAttrs)
-	if len(cols) == 0 && column != "" {
+	if column != "" {
 		cols = []string{column}
 	}
-	if len(cols) == 0 {
+	for _, col := range cols {
+		if t.Column(col) == nil {
+			r.note("42703", "column %q referenced in foreign key constraint does not exist", col)
+			return
+		}
+	}
+	ref := r.table(c.Pktable, false)
+	if ref == nil {
 		return
 	}
-	for _, col := range cols {
-		if r.column(t, col) == nil {
-			return
-		}
+	if ref.Kind == catalog.MaterializedView {
+		r.note("42809", "referenced relation %q is not a table", ref.Name)
+		return
 	}
-	refName := ""
-	if rv := c.Pktable; rv != nil {
-		ref := r.cat.ResolveTable(rv.Schemaname, rv.Relname)
-		if ref == nil {
-			r.note("42P01", "relation %q does not exist", displayName(rv.Schemaname, rv.Relname))
+	refCols, ok := r.referencedKey(ref, nameList(c.PkAttrs))
+	if !ok {
+		return
+	}
+	if len(cols) != len(refCols) {
+		r.note("42830", "number of referencing and referenced columns for foreign key disagree")
+		return
+	}
+	if t.Kind == catalog.Partitioned && !inCreate {
+		switch {
+		case !inh:
+			r.note("42809", "cannot use ONLY for foreign key on partitioned table %q referencing relation %q", t.Name, ref.Name)
+			return
+		case c.SkipValidation:
+			r.note("42809", "cannot add NOT VALID foreign key on partitioned table %q referencing relation %q", t.Name, ref.Name)
 			return
 		}
-		refName = ref.QualifiedName()
 	}
 	name := c.Conname
 	if name == "" {
@@ -43,63 +67,156 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 		r.note("42710", "constraint %q for relation %q already exists", name, t.Name)
 		return
 	}
-	t.ForeignKeys = append(t.ForeignKeys, &catalog.ForeignKey{Name: name, Columns: cols, RefTable: refName, Pos: r.at(c.Location)})
-	r.cloneOntoPartitions(t)
-}
-
-// cloneOntoPartitions gives every partition below t the foreign keys of t.
-func (r *Replayer) cloneOntoPartitions(t *catalog.Table) {
+	fk := &catalog.ForeignKey{
+		Name:              name,
+		Columns:           cols,
+		RefTable:          ref.QualifiedName(),
+		RefColumns:        refCols,
+		Deferrable:        c.Deferrable,
+		InitiallyDeferred: c.Initdeferred,
+		Validated:         inCreate || !c.SkipValidation,
+		Pos:               r.at(c.Location),
+	}
+	t.ForeignKeys = append(t.ForeignKeys, fk)
 	for _, p := range r.partitions(t) {
-		cloneForeignKeys(p, t)
-		r.cloneOntoPartitions(p)
+		r.cloneForeignKey(p, fk)
 	}
 }
 
-// foreignKey finds a foreign key of t by name.
-func foreignKey(t *catalog.Table, name string) (int, *catalog.ForeignKey) {
-	for i, fk := range t.ForeignKeys {
-		if fk.Name == name {
-			return i, fk
-		}
-	}
-	return -1, nil
-}
-
-// cloneForeignKeys gives a partition its parent's foreign keys, as the
-// server does when it is created or attached.
-func cloneForeignKeys(child, parent *catalog.Table) {
-	for _, fk := range parent.ForeignKeys {
-		if _, have := foreignKey(child, fk.Name); have == nil {
-			cp := *fk
-			cp.Columns = append([]string(nil), fk.Columns...)
-			child.ForeignKeys = append(child.ForeignKeys, &cp)
-		}
-	}
-}
-
-// dropForeignKeysOn removes the foreign keys that use column: dropping a
-// column drops every constraint on it.
-func dropForeignKeysOn(t *catalog.Table, column string) {
-	var keep []*catalog.ForeignKey
-	for _, fk := range t.ForeignKeys {
-		if !contains(fk.Columns, column) {
-			keep = append(keep, fk)
-		}
-	}
-	t.ForeignKeys = keep
-}
-
-// dropForeignKeysTo removes every foreign key that references table (a
-// qualified name), as DROP TABLE ... CASCADE does.
-func (r *Replayer) dropForeignKeysTo(table string) {
-	for _, t := range r.cat.Tables() {
-		var keep []*catalog.ForeignKey
-		for _, fk := range t.ForeignKeys {
-			if fk.RefTable != table {
-				keep = append(keep, fk)
+// referencedKey checks the referenced columns the way the server does: a
+// key without columns names the primary key, one with columns needs a
+// unique, immediate, non-partial index over exactly those columns.
+func (r *Replayer) referencedKey(ref *catalog.Table, cols []string) ([]string, bool) {
+	if len(cols) == 0 {
+		for _, ix := range ref.Indexes {
+			if ix.Primary {
+				return keyColumns(ix), true
 			}
 		}
-		t.ForeignKeys = keep
+		r.note("42704", "there is no primary key for referenced table %q", ref.Name)
+		return nil, false
+	}
+	for _, col := range cols {
+		if ref.Column(col) == nil {
+			r.note("42703", "column %q referenced in foreign key constraint does not exist", col)
+			return nil, false
+		}
+	}
+	for _, ix := range ref.Indexes {
+		if (ix.Unique || ix.Primary) && !ix.Deferrable && ix.Predicate == nil && len(keyColumns(ix)) == len(ix.Parts) && sameSet(keyColumns(ix), cols) {
+			return cols, true
+		}
+	}
+	r.note("42830", "there is no unique constraint matching given keys for referenced table %q", ref.Name)
+	return nil, false
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// cloneForeignKey gives partition p the parent's foreign key, as creating
+// or attaching a partition and adding a key to a partitioned table do: an
+// equal key p already has is adopted, otherwise the copy takes the parent's
+// name when p has no constraint of that name.
+func (r *Replayer) cloneForeignKey(p *catalog.Table, fk *catalog.ForeignKey) {
+	for _, own := range p.ForeignKeys {
+		if slices.Equal(own.Columns, fk.Columns) && own.RefTable == fk.RefTable && slices.Equal(own.RefColumns, fk.RefColumns) {
+			return
+		}
+	}
+	cp := *fk
+	cp.Columns = slices.Clone(fk.Columns)
+	cp.RefColumns = slices.Clone(fk.RefColumns)
+	cp.Pos = r.pos
+	if p.Check(cp.Name) != nil || tableHasConstraint(p, cp.Name) {
+		cp.Name = chooseConstraintName(r.schemaOf(p), p.Name, indexNameAddition(cp.Columns), "fkey")
+	}
+	p.ForeignKeys = append(p.ForeignKeys, &cp)
+	for _, sub := range r.partitions(p) {
+		r.cloneForeignKey(sub, &cp)
+	}
+}
+
+// cloneParentForeignKeys gives a new or attached partition each key of its
+// parent.
+func (r *Replayer) cloneParentForeignKeys(p, parent *catalog.Table) {
+	for _, fk := range parent.ForeignKeys {
+		r.cloneForeignKey(p, fk)
+	}
+}
+
+// dropForeignKey removes the key called name from t and its copies from
+// t's partitions; it reports whether t had one.
+func (r *Replayer) dropForeignKey(t *catalog.Table, name string) bool {
+	fk := t.ForeignKey(name)
+	if fk == nil {
+		return false
+	}
+	t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(x *catalog.ForeignKey) bool { return x == fk })
+	for _, p := range r.partitions(t) {
+		for _, own := range p.ForeignKeys {
+			if slices.Equal(own.Columns, fk.Columns) && own.RefTable == fk.RefTable {
+				r.dropForeignKey(p, own.Name)
+				break
+			}
+		}
+	}
+	return true
+}
+
+// referencingKeys lists the foreign keys of other tables that refer to t
+// (to column col of t when col is set), with their tables.
+func (r *Replayer) referencingKeys(t *catalog.Table, col string) (tables []*catalog.Table, keys []*catalog.ForeignKey) {
+	qn := t.QualifiedName()
+	// The maps are walked unsorted: this runs for every dropped table and
+	// column, and the order of the keys found does not matter.
+	for _, s := range r.cat.Schemas {
+		for _, other := range s.Tables {
+			for _, fk := range other.ForeignKeys {
+				if fk.RefTable == qn && (col == "" || contains(fk.RefColumns, col)) && !(other == t && col == "") {
+					tables, keys = append(tables, other), append(keys, fk)
+				}
+			}
+		}
+	}
+	return tables, keys
+}
+
+// dropReferencingKeys is the CASCADE of dropping t (or its column col): the
+// keys that refer to it go.
+func (r *Replayer) dropReferencingKeys(t *catalog.Table, col string) {
+	tables, keys := r.referencingKeys(t, col)
+	for i, fk := range keys {
+		tables[i].ForeignKeys = slices.DeleteFunc(tables[i].ForeignKeys, func(x *catalog.ForeignKey) bool { return x == fk })
+	}
+}
+
+// renameForeignKeyColumns follows a column rename into the keys of t and
+// into the keys of other tables that refer to it.
+func (r *Replayer) renameForeignKeyColumns(t *catalog.Table, old, newName string) {
+	for _, fk := range t.ForeignKeys {
+		renameIn(fk.Columns, old, newName)
+	}
+	_, keys := r.referencingKeys(t, old)
+	for _, fk := range keys {
+		renameIn(fk.RefColumns, old, newName)
+	}
+}
+
+func renameIn(list []string, old, newName string) {
+	for i, x := range list {
+		if x == old {
+			list[i] = newName
+		}
 	}
 }
 
@@ -118,6 +235,35 @@ func (r *Replayer) createEnum(ce *pg.CreateEnumStmt) {
 		s.Enums = map[string]*catalog.Enum{}
 	}
 	s.Enums[name] = &catalog.Enum{Schema: s.Name, Name: name, Labels: nameList(ce.Vals), Pos: r.pos}
+}
+
+// renameEnum is ALTER TYPE ... RENAME TO on an enum: its columns follow.
+// Other types are not modelled.
+func (r *Replayer) renameEnum(rs *pg.RenameStmt) {
+	schema, name := splitQualified(nameList(rs.Object.GetList().GetItems()))
+	e := r.cat.ResolveEnum(schema, name)
+	if e == nil {
+		return
+	}
+	s := r.cat.Schema(e.Schema)
+	if s.Enums[rs.Newname] != nil || s.Domains[rs.Newname] != nil {
+		r.note("42710", "type %q already exists", rs.Newname)
+		return
+	}
+	for _, t := range r.cat.Relations() {
+		for _, c := range t.Columns {
+			if r.enumOf(c) == e {
+				if ts, _ := splitTypeName(c.Type); ts != "" {
+					c.Type = ts + "." + rs.Newname
+				} else {
+					c.Type = rs.Newname
+				}
+			}
+		}
+	}
+	delete(s.Enums, e.Name)
+	e.Name = rs.Newname
+	s.Enums[e.Name] = e
 }
 
 // enumOf is the enum type of a column, nil when its type is not one.
@@ -141,7 +287,7 @@ func (r *Replayer) dropEnum(e *catalog.Enum, cascade bool) {
 				r.note("2BP01", "cannot drop type %s because column %s of table %s depends on it", e.Name, c.Name, t.Name)
 				return
 			}
-			r.dropColumn(t, c.Name, true, true)
+			r.dropColumn(t, c.Name, true, true, true)
 		}
 	}
 	delete(r.cat.Schema(e.Schema).Enums, e.Name)

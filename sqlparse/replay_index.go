@@ -11,6 +11,10 @@ import (
 // position is the statement's first token. On a partitioned table without
 // ONLY, every partition gets its own copy, as on the server.
 func (r *Replayer) createIndex(is *pg.IndexStmt) {
+	if is.Concurrent && r.inBody > 0 {
+		r.note("25001", "CREATE INDEX CONCURRENTLY cannot be executed from a function")
+		return
+	}
 	t := r.table(is.Relation, false)
 	if t == nil {
 		return
@@ -196,9 +200,11 @@ func setNotNull(t *catalog.Table, cols []string) {
 
 // addIndexConstraint is UNIQUE or PRIMARY KEY inside CREATE TABLE or ALTER
 // TABLE ADD. Its position is the clause's own. USING INDEX adopts an
-// existing index instead of building one. alter is true for ALTER TABLE,
-// where the table already has rows.
-func (r *Replayer) addIndexConstraint(t *catalog.Table, c *pg.Constraint, column string, alter bool) {
+// existing index instead of building one. inh is false for ALTER TABLE
+// ONLY: on a partitioned table with partitions the constraint's index is
+// then built on the parent alone and stays invalid until an index of each
+// partition is attached to it, which is how pg_dump writes them.
+func (r *Replayer) addIndexConstraint(t *catalog.Table, c *pg.Constraint, column string, inh bool) {
 	s := r.schemaOf(t)
 	primary := c.Contype == pg.ConstrType_CONSTR_PRIMARY
 	if primary && hasPrimaryKey(t) {
@@ -245,9 +251,13 @@ func (r *Replayer) addIndexConstraint(t *catalog.Table, c *pg.Constraint, column
 	if primary {
 		setNotNull(t, keyColumns(ix))
 	}
+	partitions := r.partitions(t)
+	if !inh && len(partitions) > 0 {
+		ix.Valid = false
+	}
 	r.addIndex(t, ix)
-	if t.Kind == catalog.Partitioned {
-		for _, p := range r.partitions(t) {
+	if inh {
+		for _, p := range partitions {
 			r.cloneOntoPartition(p, t, ix)
 		}
 	}
@@ -319,14 +329,18 @@ func (r *Replayer) addCheck(t *catalog.Table, c *pg.Constraint, inCreate bool) {
 	}
 }
 
+// tableHasConstraint reports whether t has an index-backed constraint or a
+// foreign key called name.
 func tableHasConstraint(t *catalog.Table, name string) bool {
+	if t.ForeignKey(name) != nil {
+		return true
+	}
 	for _, ix := range t.Indexes {
 		if ix.Constraint == name {
 			return true
 		}
 	}
-	_, fk := foreignKey(t, name)
-	return fk != nil
+	return false
 }
 
 // rawColumnRefs lists the distinct column names an expression reads,

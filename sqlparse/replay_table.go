@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,8 +20,8 @@ const (
 	likeIndexes     = 1 << 6
 )
 
-// pendingConstraint is a UNIQUE, PRIMARY KEY or CHECK clause seen while
-// reading a CREATE TABLE, created once every column is known.
+// pendingConstraint is a UNIQUE, PRIMARY KEY, CHECK or FOREIGN KEY clause
+// seen while reading a CREATE TABLE, created once every column is known.
 type pendingConstraint struct {
 	c      *pg.Constraint
 	column string // set for a column constraint
@@ -32,7 +33,7 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 	if schema == "" {
 		schema = defaultSchema
 	}
-	s := r.creationSchema(schema)
+	s := r.relationSchema(rv, schema)
 	if s == nil {
 		return
 	}
@@ -64,7 +65,11 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 	for _, elt := range cs.TableElts {
 		switch e := elt.GetNode().(type) {
 		case *pg.Node_ColumnDef:
-			pending = append(pending, r.columnDef(t, e.ColumnDef)...)
+			p, ok := r.columnDef(t, e.ColumnDef)
+			if !ok {
+				return
+			}
+			pending = append(pending, p...)
 		case *pg.Node_Constraint:
 			pending = append(pending, pendingConstraint{c: e.Constraint})
 		case *pg.Node_TableLikeClause:
@@ -89,22 +94,72 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 	for _, p := range parents {
 		if cs.Partbound != nil {
 			r.cloneParentIndexes(t, p)
-			cloneForeignKeys(t, p)
+			r.cloneParentForeignKeys(t, p)
 		}
 	}
-	for _, p := range pending {
-		if p.c != nil && (p.c.Contype == pg.ConstrType_CONSTR_UNIQUE || p.c.Contype == pg.ConstrType_CONSTR_PRIMARY) {
-			r.addIndexConstraint(t, p.c, p.column, false)
-		}
+	for _, p := range indexConstraints(pending) {
+		r.addIndexConstraint(t, p.c, p.column, true)
 	}
 	for _, l := range likes {
 		r.likeIndexes(t, l)
 	}
+	// Foreign keys come last, as the ALTER TABLE the server runs after
+	// building the table; one written NOT VALID is valid all the same,
+	// since the new table has no rows.
 	for _, p := range pending {
 		if p.c != nil && p.c.Contype == pg.ConstrType_CONSTR_FOREIGN {
-			r.addForeignKey(t, p.c, p.column)
+			r.addForeignKey(t, p.c, p.column, true, true)
 		}
 	}
+}
+
+// indexConstraints are the UNIQUE and PRIMARY KEY clauses of a CREATE
+// TABLE in the order PostgreSQL builds them (transformIndexConstraints):
+// the primary key first, then the others as written, leaving out one that
+// repeats an earlier one (same key, INCLUDE list, NULLS NOT DISTINCT and
+// deferrability). A repeat's name goes to an unnamed original.
+func indexConstraints(pending []pendingConstraint) []pendingConstraint {
+	var out []pendingConstraint
+	for _, p := range pending {
+		if p.c != nil && p.c.Contype == pg.ConstrType_CONSTR_PRIMARY && len(out) == 0 {
+			out = append(out, p)
+		}
+	}
+	for _, p := range pending {
+		if p.c == nil || (p.c.Contype != pg.ConstrType_CONSTR_UNIQUE && p.c.Contype != pg.ConstrType_CONSTR_PRIMARY) ||
+			(len(out) > 0 && out[0].c == p.c) {
+			continue
+		}
+		keep := true
+		for i, prior := range out {
+			if sameIndexConstraint(prior, p) {
+				if prior.c.Conname == "" && p.c.Conname != "" {
+					named := proto.Clone(prior.c).(*pg.Constraint)
+					named.Conname = p.c.Conname
+					out[i].c = named
+				}
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func sameIndexConstraint(a, b pendingConstraint) bool {
+	keys := func(p pendingConstraint) []string {
+		k := nameList(p.c.Keys)
+		if p.column != "" {
+			k = append([]string{p.column}, k...)
+		}
+		return k
+	}
+	return slices.Equal(keys(a), keys(b)) && slices.Equal(nameList(a.c.Including), nameList(b.c.Including)) &&
+		a.c.NullsNotDistinct == b.c.NullsNotDistinct && a.c.Deferrable == b.c.Deferrable &&
+		a.c.Initdeferred == b.c.Initdeferred && a.c.Indexname == b.c.Indexname
 }
 
 // parents resolves INHERITS / PARTITION OF parents; a missing one fails the
@@ -135,41 +190,49 @@ func inheritColumns(t, parent *catalog.Table) {
 	}
 	for _, ck := range parent.Checks {
 		if t.Check(ck.Name) == nil {
+			// The new table has no rows, so its copy holds for all of
+			// them even when the parent's was added NOT VALID.
 			cp := *ck
+			cp.Validated = true
 			t.Checks = append(t.Checks, &cp)
 		}
 	}
 }
 
 // columnDef adds a column (or merges it into an inherited one) and returns
-// its UNIQUE, PRIMARY KEY and CHECK clauses for later.
-func (r *Replayer) columnDef(t *catalog.Table, cd *pg.ColumnDef) []pendingConstraint {
+// its UNIQUE, PRIMARY KEY, CHECK and FOREIGN KEY clauses for later. ok is
+// false when the server would refuse the clauses, and then the column is not
+// added.
+func (r *Replayer) columnDef(t *catalog.Table, cd *pg.ColumnDef) (pending []pendingConstraint, ok bool) {
 	col := t.Column(cd.Colname)
-	if col == nil {
+	fresh := col == nil
+	if fresh {
 		col = &catalog.Column{Name: cd.Colname, Pos: r.at(cd.Location)}
-		t.Columns = append(t.Columns, col)
 	}
 	serial := false
 	if cd.TypeName != nil {
 		serial = r.setColumnType(col, cd.TypeName)
 	}
 	col.NotNull = col.NotNull || cd.IsNotNull
-	pending := r.columnConstraints(col, cd.Constraints)
+	if pending, ok = r.columnConstraints(col, cd.Constraints); !ok {
+		return nil, false
+	}
+	if fresh {
+		t.Columns = append(t.Columns, col)
+	}
 	if serial || col.Identity {
 		r.ownSequence(t, col.Name)
 	}
-	return pending
+	return pending, true
 }
 
 // columnConstraints applies the NOT NULL, identity and generated clauses of
-// a column and hands back its index and CHECK clauses. DEFERRABLE and
-// INITIALLY DEFERRED arrive as separate nodes after the clause they modify.
-func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) []pendingConstraint {
+// a column and hands back its index, CHECK and foreign key clauses.
+func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) ([]pendingConstraint, bool) {
 	var out []pendingConstraint
-	for _, n := range nodes {
-		c := n.GetConstraint()
+	for _, c := range r.constraintAttrs(nodes) {
 		if c == nil {
-			continue
+			return nil, false
 		}
 		switch c.Contype {
 		case pg.ConstrType_CONSTR_NOTNULL:
@@ -177,19 +240,97 @@ func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) []pe
 		case pg.ConstrType_CONSTR_IDENTITY:
 			col.Identity, col.NotNull = true, true
 		case pg.ConstrType_CONSTR_GENERATED:
-			col.Generated = true
+			col.Generated, col.Generation = true, convertExpr(c.RawExpr)
 		case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_FOREIGN:
-			cp := proto.Clone(c).(*pg.Constraint)
-			out = append(out, pendingConstraint{c: cp, column: col.Name})
-		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_DEFERRED:
-			if len(out) > 0 {
-				last := out[len(out)-1].c
+			out = append(out, pendingConstraint{c: c, column: col.Name})
+		}
+	}
+	return out, true
+}
+
+// constraintAttrs applies the DEFERRABLE, NOT DEFERRABLE and INITIALLY
+// DEFERRED / IMMEDIATE clauses of a column definition, which the grammar
+// hands over as separate nodes, to the constraint just before each of them
+// (PostgreSQL's transformConstraintAttrs): in "a int UNIQUE REFERENCES t
+// DEFERRABLE" the foreign key is deferrable and the unique constraint is
+// not. It returns copies of the other constraints with their attributes
+// set, or a list ending in nil after noting the error the server raises
+// for a misplaced or repeated clause. A constraint is copied only when an
+// attribute changes it: the parse tree may be shared and is never changed.
+func (r *Replayer) constraintAttrs(nodes []*pg.Node) []*pg.Constraint {
+	var (
+		out                 []*pg.Constraint
+		last                *pg.Constraint
+		copied              bool
+		sawDefer, sawInitly bool
+	)
+	fail := func(format string, args ...any) []*pg.Constraint {
+		r.note("42601", format, args...)
+		return append(out, nil)
+	}
+	for _, n := range nodes {
+		c := n.GetConstraint()
+		if c == nil {
+			continue
+		}
+		var word string
+		switch c.Contype {
+		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE:
+			word = "DEFERRABLE"
+		case pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+			word = "NOT DEFERRABLE"
+		case pg.ConstrType_CONSTR_ATTR_DEFERRED:
+			word = "INITIALLY DEFERRED"
+		case pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+			word = "INITIALLY IMMEDIATE"
+		default:
+			last, copied = c, false
+			out = append(out, last)
+			sawDefer, sawInitly = false, false
+			continue
+		}
+		if last == nil || !takesAttrs(last.Contype) {
+			return fail("misplaced %s clause", word)
+		}
+		if !copied {
+			last, copied = proto.Clone(last).(*pg.Constraint), true
+			out[len(out)-1] = last
+		}
+		switch c.Contype {
+		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+			if sawDefer {
+				return fail("multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed")
+			}
+			sawDefer = true
+			last.Deferrable = c.Contype == pg.ConstrType_CONSTR_ATTR_DEFERRABLE
+			if !last.Deferrable && sawInitly && last.Initdeferred {
+				return fail("constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+			}
+		default:
+			if sawInitly {
+				return fail("multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed")
+			}
+			sawInitly = true
+			last.Initdeferred = c.Contype == pg.ConstrType_CONSTR_ATTR_DEFERRED
+			if last.Initdeferred {
+				if sawDefer && !last.Deferrable {
+					return fail("constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+				}
+				// INITIALLY DEFERRED alone implies DEFERRABLE.
 				last.Deferrable = true
-				last.Initdeferred = last.Initdeferred || c.Contype == pg.ConstrType_CONSTR_ATTR_DEFERRED
 			}
 		}
 	}
 	return out
+}
+
+// takesAttrs reports whether a constraint kind can be DEFERRABLE.
+func takesAttrs(t pg.ConstrType) bool {
+	switch t {
+	case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_FOREIGN, pg.ConstrType_CONSTR_EXCLUSION:
+		return true
+	}
+	return false
 }
 
 // serialTypes map the serial pseudo-types to the column type they create;
@@ -294,6 +435,9 @@ func (r *Replayer) likeColumns(t *catalog.Table, l *pg.TableLikeClause) *catalog
 			cp.NullableSince, cp.Pos = catalog.Pos{}, r.pos
 			cp.Identity = c.Identity && l.Options&likeIdentity != 0
 			cp.Generated = c.Generated && l.Options&likeGenerated != 0
+			if !cp.Generated {
+				cp.Generation = nil
+			}
 			t.Columns = append(t.Columns, &cp)
 		}
 	}
@@ -348,78 +492,6 @@ func (r *Replayer) cloneParentIndexes(t, parent *catalog.Table) {
 		}
 		r.addIndex(t, cp)
 	}
-}
-
-// createTableAs handles CREATE TABLE AS and SELECT INTO.
-func (r *Replayer) createTableAs(cs *pg.CreateTableAsStmt) {
-	if cs.Objtype != pg.ObjectType_OBJECT_TABLE || cs.Into == nil {
-		return
-	}
-	sel := cs.Query.GetSelectStmt()
-	r.createTableFromSelect(cs.Into, sel, cs.IfNotExists)
-}
-
-// createTableFromSelect makes a table whose columns are named after the
-// select list; their types and nullability are unknown, so they are
-// nullable.
-func (r *Replayer) createTableFromSelect(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) {
-	s := r.creationSchema(into.Rel.Schemaname)
-	if s == nil {
-		return
-	}
-	name := into.Rel.Relname
-	if r.relationExists(s, name) {
-		if !ifNotExists {
-			r.note("42P07", "relation %q already exists", name)
-		}
-		return
-	}
-	t := &catalog.Table{Schema: s.Name, Name: name, Pos: r.pos}
-	names := nameList(into.ColNames)
-	for i, target := range selectTargets(sel) {
-		rt := target.GetResTarget()
-		colName := rt.GetName()
-		if i < len(names) {
-			colName = names[i]
-		} else if colName == "" {
-			colName = selectColumnName(rt.GetVal())
-		}
-		t.Columns = append(t.Columns, &catalog.Column{Name: colName, Pos: r.at(rt.GetLocation())})
-	}
-	s.Tables[name] = t
-	r.record(catalog.ChangeCreateTable, t, name, "", nil)
-}
-
-// selectTargets is the target list of the leftmost SELECT of a set operation.
-func selectTargets(sel *pg.SelectStmt) []*pg.Node {
-	for sel != nil && sel.Larg != nil {
-		sel = sel.Larg
-	}
-	if sel == nil {
-		return nil
-	}
-	return sel.TargetList
-}
-
-// selectColumnName is the name PostgreSQL gives an unnamed select-list
-// entry (FigureColname, in its common cases).
-func selectColumnName(n *pg.Node) string {
-	switch {
-	case n.GetColumnRef() != nil:
-		if e, ok := convertColumnRef(n).(*catalog.ColumnRef); ok {
-			return e.Name
-		}
-	case n.GetFuncCall() != nil:
-		return strings.ToLower(operatorName(n.GetFuncCall().Funcname))
-	case n.GetTypeCast() != nil:
-		if name := selectColumnName(n.GetTypeCast().Arg); name != "?column?" {
-			return name
-		}
-		return operatorName(n.GetTypeCast().TypeName.GetNames())
-	case n.GetCoalesceExpr() != nil:
-		return "coalesce"
-	}
-	return "?column?"
 }
 
 // --- domains ---

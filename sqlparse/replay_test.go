@@ -464,14 +464,17 @@ var replayCases = []struct {
 			t.Errorf("a %+v b %+v", tb.Column("a"), tb.Column("b"))
 		}
 	}},
-	{"DO blocks and functions running DDL are unmodelled", []string{
+	{"functions running DDL and DO branches replay cannot choose are unmodelled", []string{
 		`CREATE TABLE events (a int)`,
 		"DO $$ BEGIN IF true THEN ALTER TABLE events ALTER COLUMN a DROP NOT NULL; END IF; END $$",
 		"CREATE FUNCTION f() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'CREATE INDEX ON events (a)'; END $$",
 		"CREATE FUNCTION g() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$",
 		"DO $$ BEGIN RAISE NOTICE 'hi'; END $$",
 	}, func(t *testing.T, cat *catalog.Catalog, diags []Diagnostic) {
-		noDiags(t, diags)
+		if len(diags) != 1 || diags[0].Pos.String() != "m.sql:4:26" || diags[0].SQLState != "" ||
+			!strings.Contains(diags[0].Message, "only when its IF condition holds") {
+			t.Errorf("diagnostics = %v, want one note at the ALTER TABLE in the IF", diags)
+		}
 		var un []catalog.Change
 		for _, c := range cat.Changes {
 			if c.Kind == catalog.ChangeUnmodelled {
@@ -481,11 +484,25 @@ var replayCases = []struct {
 		if len(un) != 2 {
 			t.Fatalf("unmodelled changes = %+v, want 2", un)
 		}
-		if un[0].Table != "events" || un[0].Schema != "public" || !strings.HasPrefix(un[0].Object, "ALTER TABLE events") || un[0].Pos.String() != "m.sql:4:1" {
+		if un[0].Table != "events" || un[0].Schema != "public" || !strings.HasPrefix(un[0].Object, "ALTER TABLE events") || un[0].Pos.String() != "m.sql:4:26" {
 			t.Errorf("DO change = %+v", un[0])
 		}
-		if un[1].Table != "events" {
+		if un[1].Table != "events" || un[1].Pos.String() != "m.sql:5:1" {
 			t.Errorf("function change = %+v", un[1])
+		}
+	}},
+	{"ALTER TYPE RENAME follows an enum and its columns", []string{
+		`CREATE TYPE step AS ENUM ('a')`,
+		`CREATE TABLE runs (kind step)`,
+		`CREATE TYPE step_new AS ENUM ('a', 'b')`,
+		`ALTER TABLE runs ALTER COLUMN kind TYPE step_new USING kind::text::step_new`,
+		`DROP TYPE step`,
+		`ALTER TYPE step_new RENAME TO step`,
+		`CREATE TYPE step_new AS ENUM ('a', 'b', 'c')`,
+	}, func(t *testing.T, cat *catalog.Catalog, diags []Diagnostic) {
+		noDiags(t, diags)
+		if c := mustTable(t, cat, "public", "runs").Column("kind"); c.Type != "step" || !c.Enum {
+			t.Errorf("kind = %+v, want of enum type step", c)
 		}
 	}},
 	{"unmodelled statements are skipped silently", []string{
@@ -593,6 +610,9 @@ func FuzzReplay(f *testing.F) {
 		for _, s := range tc.sql {
 			f.Add(s)
 		}
+	}
+	for _, s := range doBlockSeeds {
+		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		cat := catalog.New()

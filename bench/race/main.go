@@ -24,9 +24,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/idemcheck/idemcheck/racetest"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 )
 
 func main() {
@@ -66,15 +64,15 @@ func catchTable(w io.Writer, rounds, _ int, settle time.Duration) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "window\tidemcheck h1 (headers)\tidemcheck h1 (last-byte)\tidemcheck h2 (single packet)\tnaive WaitGroup + http.Client")
 	for _, window := range []time.Duration{time.Millisecond, 200 * time.Microsecond, 50 * time.Microsecond, 20 * time.Microsecond} {
-		h1, err := catchRate(window, rounds, settle, racetest.SyncH1, racetest.SplitHeaders)
+		h1, err := catchRate(window, rounds, settle, httprace.SyncH1, httprace.SplitHeaders)
 		if err != nil {
 			return err
 		}
-		lb, err := catchRate(window, rounds, settle, racetest.SyncH1, racetest.SplitLastByte)
+		lb, err := catchRate(window, rounds, settle, httprace.SyncH1, httprace.SplitLastByte)
 		if err != nil {
 			return err
 		}
-		h2, err := catchRate(window, rounds, settle, racetest.SyncH2, racetest.SplitHeaders)
+		h2, err := catchRate(window, rounds, settle, httprace.SyncH2, httprace.SplitHeaders)
 		if err != nil {
 			return err
 		}
@@ -92,15 +90,15 @@ func sinkTable(w io.Writer, _, batches int, _ time.Duration) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\tblock bytes\tone write: single read\tone write per frame: single read")
 	for _, n := range []int{2, 8, 32} {
-		one, err := racetest.MeasureSinglePacket(context.Background(), n, batches, time.Millisecond, false)
+		one, err := measureSinglePacket(context.Background(), n, batches, time.Millisecond, false)
 		if err != nil {
 			return err
 		}
-		per, err := racetest.MeasureSinglePacket(context.Background(), n, batches, time.Millisecond, true)
+		per, err := measureSinglePacket(context.Background(), n, batches, time.Millisecond, true)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", n, one.BlockBytes, pct(one.SingleRead, batches), pct(per.SingleRead, batches))
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", n, one.blockBytes, pct(one.singleRead, batches), pct(per.singleRead, batches))
 	}
 	return tw.Flush()
 }
@@ -110,11 +108,11 @@ func spreadTable(w io.Writer, rounds, _ int, settle time.Duration) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\th1 release\th1 arrival\th2 release\th2 arrival\tnaive arrival")
 	for _, n := range []int{2, 8, 32} {
-		h1rel, h1arr, err := spreads(n, rounds, settle, racetest.SyncH1)
+		h1rel, h1arr, err := spreads(n, rounds, settle, httprace.SyncH1)
 		if err != nil {
 			return err
 		}
-		h2rel, h2arr, err := spreads(n, rounds, settle, racetest.SyncH2)
+		h2rel, h2arr, err := spreads(n, rounds, settle, httprace.SyncH2)
 		if err != nil {
 			return err
 		}
@@ -130,7 +128,11 @@ func spreadTable(w io.Writer, rounds, _ int, settle time.Duration) error {
 // serveGate is the child process: the target runs in its own process so
 // that the probe's goroutines and the handlers do not share a scheduler.
 func serveGate(window time.Duration) {
-	srv := httptest.NewServer(h2c.NewHandler(&racetest.Gate{Window: window}, &http2.Server{}))
+	srv := httptest.NewUnstartedServer(&httprace.Gate{Window: window})
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
 	fmt.Println(srv.URL)
 	select {}
 }
@@ -169,8 +171,8 @@ func (g *gateProcess) Close() {
 	g.cmd.Wait()
 }
 
-func probe(url string, n, rounds int, settle time.Duration, sync, split string) racetest.Probe {
-	p := racetest.DemoProbe(url)
+func probe(url string, n, rounds int, settle time.Duration, sync, split string) httprace.Probe {
+	p := httprace.DemoProbe(url)
 	p.N, p.Rounds, p.Settle, p.Sync, p.Split = n, rounds, settle, sync, split
 	return p
 }
@@ -183,7 +185,7 @@ func catchRate(window time.Duration, rounds int, settle time.Duration, sync, spl
 		return 0, err
 	}
 	defer srv.Close()
-	res, err := racetest.Run(context.Background(), probe(srv.URL, 2, rounds, settle, sync, split))
+	res, err := httprace.Run(context.Background(), probe(srv.URL, 2, rounds, settle, sync, split))
 	if err != nil {
 		return 0, err
 	}
@@ -211,7 +213,7 @@ func naiveRound(client *http.Client, url, key string, n int) (int, []float64) {
 			defer done.Done()
 			start.Wait()
 			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"round":1}`))
-			req.Header.Set(racetest.KeyHeader, key)
+			req.Header.Set(httprace.KeyHeader, key)
 			resp, err := client.Do(req)
 			if err != nil {
 				return
@@ -286,7 +288,7 @@ func spreads(n, rounds int, settle time.Duration, sync string) (string, string, 
 		return "", "", err
 	}
 	defer srv.Close()
-	res, err := racetest.Run(context.Background(), probe(srv.URL, n, rounds, settle, sync, racetest.SplitHeaders))
+	res, err := httprace.Run(context.Background(), probe(srv.URL, n, rounds, settle, sync, httprace.SplitHeaders))
 	if err != nil {
 		return "", "", err
 	}

@@ -27,8 +27,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 )
 
 // Window is the time every target spends between its check and its write.
@@ -363,8 +361,13 @@ func Start(h http.Handler, eff Effects) (*Server, error) {
 		writeCount(w, n, err)
 	})
 	mux.Handle("/", h)
+	// HTTP/1.1 and cleartext HTTP/2 with prior knowledge, which is what
+	// --sync h2 speaks to an http:// URL.
+	protos := new(http.Protocols)
+	protos.SetHTTP1(true)
+	protos.SetUnencryptedHTTP2(true)
 	s := &Server{URL: base + "/charges", EffectsURL: base + "/effects?key={{key}}", Effects: eff,
-		srv: &http.Server{Handler: h2c.NewHandler(mux, &http2.Server{}), ReadHeaderTimeout: 10 * time.Second}}
+		srv: &http.Server{Handler: mux, Protocols: protos, ReadHeaderTimeout: 10 * time.Second}}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()

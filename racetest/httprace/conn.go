@@ -1,0 +1,114 @@
+package httprace
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+)
+
+// target is a parsed request URL.
+type target struct {
+	tls         bool
+	host        string // Host header value
+	addr        string // host:port to dial
+	serverName  string
+	requestPath string // path and query
+}
+
+func parseTarget(raw string) (target, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return target{}, fmt.Errorf("URL %q: %v", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return target{}, fmt.Errorf("URL %q: want an http:// or https:// URL", raw)
+	}
+	if u.Host == "" {
+		return target{}, fmt.Errorf("URL %q has no host", raw)
+	}
+	t := target{tls: u.Scheme == "https", host: u.Host, serverName: u.Hostname()}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if t.tls {
+			port = "443"
+		}
+	}
+	t.addr = net.JoinHostPort(u.Hostname(), port)
+	t.requestPath = u.RequestURI()
+	return t, nil
+}
+
+// connDeadline is the earlier of the run's deadline and now plus the time a
+// request may take after its head was written (settle + timeout).
+func connDeadline(ctx context.Context, p *Probe) time.Time {
+	d := time.Now().Add(p.Settle + p.Timeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(d) {
+		d = dl
+	}
+	return d
+}
+
+// dial opens one connection to t with its deadline set, finishing the TLS
+// handshake (offering protos by ALPN) before it returns.
+func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, error) {
+	deadline := connDeadline(ctx, p)
+	d := net.Dialer{Deadline: deadline}
+	c, err := d.DialContext(ctx, "tcp", t.addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w to %s: %v", racetest.ErrNoConnection, t.addr, err)
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetNoDelay(true)
+	}
+	if err := c.SetDeadline(deadline); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if !t.tls {
+		return c, nil
+	}
+	tc := tls.Client(c, &tls.Config{
+		ServerName:         t.serverName,
+		InsecureSkipVerify: p.Insecure, // only with --insecure, for self-signed test servers
+		NextProtos:         protos,
+		// One Write of a release block must leave as one record: with
+		// dynamic sizing, the first records after a handshake are cut at
+		// about one MSS.
+		DynamicRecordSizingDisabled: true,
+	})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%w: TLS handshake with %s: %v (use --insecure for a self-signed certificate)", racetest.ErrNoConnection, t.addr, err)
+	}
+	return tc, nil
+}
+
+// chooseSync resolves --sync auto: HTTP/2 when a TLS server agrees to it by
+// ALPN, HTTP/1.1 otherwise (cleartext HTTP/2 only when asked with --sync h2).
+func chooseSync(ctx context.Context, p *Probe) (string, []string, error) {
+	if p.Sync != SyncAuto {
+		return p.Sync, nil, nil
+	}
+	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
+	if err != nil {
+		return "", nil, err
+	}
+	if !t.tls {
+		return SyncH1, nil, nil
+	}
+	c, err := dial(ctx, p, t, []string{"h2", "http/1.1"})
+	if err != nil {
+		return "", nil, err
+	}
+	defer c.Close()
+	if c.(*tls.Conn).ConnectionState().NegotiatedProtocol == "h2" {
+		return SyncH2, nil, nil
+	}
+	return SyncH1, nil, nil
+}

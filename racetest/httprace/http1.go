@@ -1,0 +1,204 @@
+package httprace
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+)
+
+// spinBeforeRelease is how long the release goroutines spin, at most,
+// before the tails are released.
+const spinBeforeRelease = 2 * time.Millisecond
+
+// h1Bytes writes the request as HTTP/1.1 and returns where to split it:
+// head is written early, tail is withheld until the release.
+func h1Bytes(r request, split string) (head, tail []byte) {
+	var b bytes.Buffer
+	b.WriteString(r.method + " " + r.target.requestPath + " HTTP/1.1\r\n")
+	b.WriteString("Host: " + r.target.host + "\r\n")
+	hasUA := false
+	for _, h := range r.header {
+		hasUA = hasUA || http.CanonicalHeaderKey(h.Name) == "User-Agent"
+		b.WriteString(h.Name + ": " + string(h.Value) + "\r\n")
+	}
+	if !hasUA {
+		b.WriteString("User-Agent: idemcheck-race\r\n")
+	}
+	if len(r.body) > 0 || r.method == http.MethodPost || r.method == http.MethodPut || r.method == http.MethodPatch {
+		b.WriteString("Content-Length: " + strconv.Itoa(len(r.body)) + "\r\n")
+	}
+	b.WriteString("Connection: close\r\n\r\n")
+	headerEnd := b.Len()
+	b.Write(r.body)
+	all := b.Bytes()
+	cut := len(all) - 1 // last-byte: withhold only the final byte
+	if split == SplitHeaders {
+		cut = headerEnd - 1 // withhold the final \n of \r\n\r\n and the body
+	}
+	return all[:cut], all[cut:]
+}
+
+// burstH1 opens N connections, writes every head, lets them settle, then
+// wakes one goroutine per connection from a closed channel to write its
+// tail, and reads every response.
+func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
+	head, tail := h1Bytes(r, p.Split)
+	conns, err := openAll(ctx, p, r.target)
+	if err != nil {
+		return burst{}, err
+	}
+	defer closeAll(conns)
+	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N)}
+	headErr := make([]error, p.N)
+	for i, c := range conns {
+		_, headErr[i] = c.Write(head)
+	}
+	// The release goroutines wait parked for most of the settle and spin
+	// for its last stretch, so that at the release every one of them is
+	// already running on a thread: waking parked goroutines costs a thread
+	// wake-up each, which on a small machine is the largest part of the
+	// spread.
+	spin := min(p.Settle/2, spinBeforeRelease)
+	if !sleepCtx(ctx, p.Settle-spin) {
+		// The run's deadline passed before the release: nothing was
+		// released, and nothing can be said about this round.
+		for i := range b.responses {
+			b.responses[i] = racetest.Response{Err: ctx.Err()}
+		}
+		return b, nil
+	}
+
+	var fire atomic.Bool
+	var ready, done sync.WaitGroup
+	released := make([]time.Time, p.N)
+	for i, c := range conns {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ready.Done()
+			for !fire.Load() {
+				runtime.Gosched()
+			}
+			if headErr[i] != nil {
+				b.responses[i] = racetest.Response{Err: headErr[i]}
+				released[i] = time.Now()
+				return
+			}
+			_, err := c.Write(tail)
+			released[i] = time.Now()
+			if err != nil {
+				b.responses[i] = racetest.Response{Err: err}
+				return
+			}
+			b.responses[i] = readH1(c)
+			b.elapsed[i] = time.Since(released[i])
+		}()
+	}
+	ready.Wait()
+	time.Sleep(spin)
+	fire.Store(true)
+	done.Wait()
+	b.spread = racetest.SpreadOf(released)
+	return b, nil
+}
+
+// openAll dials N connections; any failure closes the ones already open.
+func openAll(ctx context.Context, p *Probe, t target) ([]net.Conn, error) {
+	conns := make([]net.Conn, 0, p.N)
+	for range p.N {
+		c, err := dial(ctx, p, t, []string{"http/1.1"})
+		if err != nil {
+			closeAll(conns)
+			return nil, err
+		}
+		conns = append(conns, c)
+	}
+	return conns, nil
+}
+
+func closeAll(conns []net.Conn) {
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func readH1(c net.Conn) racetest.Response { return readH1From(c) }
+
+// maxHead bounds the status line and headers of one response. With
+// maxBody it caps how much of a connection is ever read, so a server that
+// streams endless headers or an endless body can neither grow memory nor,
+// when the body is closed, keep the reader draining until the deadline.
+const maxHead = 1 << 20
+
+// errBodyTooLong is the outcome of a response whose body passes maxBody. It
+// is an error, not a win: the response never finished as far as the probe
+// saw, and two bodies cut at the same length would look like a replay.
+var errBodyTooLong = fmt.Errorf("response body longer than %d bytes; stopped reading", maxBody)
+
+// readH1From reads one HTTP/1.1 response from r, refusing a body longer
+// than maxBody.
+func readH1From(r io.Reader) racetest.Response {
+	conn := &errRecorder{r: r}
+	limited := &io.LimitedReader{R: conn, N: maxHead + maxBody}
+	resp, err := http.ReadResponse(bufio.NewReader(limited), nil)
+	if err != nil {
+		switch {
+		case limited.N <= 0:
+			err = fmt.Errorf("response head larger than %d bytes", maxHead+maxBody)
+		case conn.err != nil:
+			err = conn.err
+		}
+		return racetest.Response{Err: err}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return racetest.Response{Status: resp.StatusCode, Err: err}
+	}
+	if len(body) > maxBody {
+		return racetest.Response{Status: resp.StatusCode, Err: errBodyTooLong}
+	}
+	return racetest.Response{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}
+
+// errRecorder keeps the connection's first read error other than EOF. bufio's
+// ReadLine drops an error that comes after part of a line, so a deadline in
+// the middle of a slowly sent status line would otherwise read as a
+// "malformed HTTP response" instead of the timeout it is.
+type errRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errRecorder) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// sleepCtx waits d or until ctx ends; it reports whether the full wait
+// happened.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

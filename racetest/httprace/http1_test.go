@@ -1,0 +1,382 @@
+package httprace
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// quick is the demo probe with a short settle so the suite stays fast.
+func quick(url string) Probe {
+	p := DemoProbe(url)
+	p.Settle = 20 * time.Millisecond
+	p.Timeout = 5 * time.Second
+	return p
+}
+
+func run(t *testing.T, p Probe) *racetest.Result {
+	t.Helper()
+	res, err := Run(context.Background(), p)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func TestReadThenWrite200usIsBroken(t *testing.T) {
+	for _, split := range []string{SplitHeaders, SplitLastByte} {
+		t.Run(split, func(t *testing.T) {
+			srv := httptest.NewServer(&Gate{Window: 200 * time.Microsecond})
+			defer srv.Close()
+			p := quick(srv.URL + "/claims")
+			p.Split = split
+			res := run(t, p)
+			if res.Verdict.Status != racetest.Broken {
+				t.Fatalf("verdict %s (%s), want broken", res.Verdict.Status, res.Verdict.Sentence)
+			}
+			want := "wins in round"
+			if !strings.Contains(res.Verdict.Sentence, want) || !strings.Contains(res.Verdict.Sentence, "read-then-write or its unique index has a hole") {
+				t.Errorf("sentence %q does not name the cause", res.Verdict.Sentence)
+			}
+			if r := res.Round(res.Verdict.WorstRound); r == nil || r.Wins() < 2 {
+				t.Errorf("worst round %d does not show the duplicate", res.Verdict.WorstRound)
+			}
+		})
+	}
+}
+
+func TestAtomicGateHolds(t *testing.T) {
+	srv := httptest.NewServer(&Gate{})
+	defer srv.Close()
+	p := quick(srv.URL + "/claims")
+	p.N = 8
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Holds {
+		t.Fatalf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
+	}
+	if len(res.Rounds) != 30 {
+		t.Errorf("%d rounds, want the default 30", len(res.Rounds))
+	}
+	if !strings.Contains(res.Verdict.Confidence, "under 5% for p >= 0.1") {
+		t.Errorf("confidence %q", res.Verdict.Confidence)
+	}
+	for _, r := range res.Rounds {
+		if r.ArrivalSpread == nil {
+			t.Fatalf("round %d: no arrival spread although the target sends Server-Timing", r.Index)
+		}
+	}
+}
+
+// keyRecorder answers 201 once per key and remembers every key it saw.
+type keyRecorder struct {
+	mu   sync.Mutex
+	keys []string
+	Gate
+}
+
+func (k *keyRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	k.mu.Lock()
+	k.keys = append(k.keys, r.Header.Get(KeyHeader)+"|"+r.URL.Query().Get("round"))
+	k.mu.Unlock()
+	k.Gate.ServeHTTP(w, r)
+}
+
+func TestTemplatesShareAKeyPerRound(t *testing.T) {
+	rec := &keyRecorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	p := quick(srv.URL + "/claims?round={{round}}")
+	p.N, p.Rounds = 3, 4
+	run(t, p)
+	perKey := map[string]int{}
+	for _, k := range rec.keys {
+		if strings.Contains(k, "-calibration-") {
+			// The calibration's key: sent twice in sequence, used for
+			// nothing else.
+			perKey["calibration"]++
+			continue
+		}
+		perKey[k]++
+	}
+	if perKey["calibration"] != 2 {
+		t.Errorf("the calibration key was sent %d times, want 2", perKey["calibration"])
+	}
+	delete(perKey, "calibration")
+	if len(perKey) != 4 {
+		t.Fatalf("saw keys %v, want 4 distinct keys (one per round)", perKey)
+	}
+	for k, n := range perKey {
+		if n != 3 {
+			t.Errorf("key %s sent %d times, want 3 (N)", k, n)
+		}
+	}
+}
+
+func TestServerErrorsAreInconclusive(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Rounds = 3
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "status 500") {
+		t.Fatalf("verdict %s (%s), want inconclusive naming status 500", res.Verdict.Status, res.Verdict.Sentence)
+	}
+}
+
+func TestEveryRequestRefusedIsBroken(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "in use", http.StatusConflict)
+	}))
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Rounds = 2
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Broken || !strings.HasPrefix(res.Verdict.Sentence, "no win in round 1") {
+		t.Fatalf("verdict %s (%s), want broken: no win in round 1", res.Verdict.Status, res.Verdict.Sentence)
+	}
+	if !strings.Contains(res.Verdict.Cause, "failed attempt must release its slot") {
+		t.Errorf("cause %q does not name the occupied slot", res.Verdict.Cause)
+	}
+}
+
+func TestReplayHeaderIsNotAWin(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.Header.Get(KeyHeader)
+		mu.Lock()
+		again := seen[key]
+		seen[key] = true
+		mu.Unlock()
+		if again {
+			w.Header().Set("Idempotent-Replayed", "true")
+		}
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte(`{"charge":"` + key + `","again":` + map[bool]string{true: "1", false: "0"}[again] + `}`))
+	}))
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Rounds = 3
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Holds {
+		t.Fatalf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
+	}
+	if res.Rounds[0].Count(racetest.Replay) != 1 {
+		t.Errorf("round 1 outcomes %+v, want one replay", res.Rounds[0].Outcomes)
+	}
+}
+
+// TestStalledServerIsInconclusive: a server that accepts and never answers
+// must end the run with an inconclusive verdict, not hang.
+func TestStalledServerIsInconclusive(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		ln.Close()
+		wg.Wait()
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	p := quick("http://" + ln.Addr().String() + "/claims")
+	p.Timeout = 200 * time.Millisecond
+	p.Deadline = time.Second
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "timeout") {
+		t.Fatalf("verdict %s (%s), want inconclusive with timeouts", res.Verdict.Status, res.Verdict.Sentence)
+	}
+	if len(res.Rounds) == 30 {
+		t.Errorf("all 30 rounds ran although the deadline should have cut the run short")
+	}
+}
+
+func TestResetConnectionsAreInconclusive(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// Read the whole request, then reset instead of answering.
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				br := bufio.NewReader(c)
+				_, _ = http.ReadRequest(br)
+				c.(*net.TCPConn).SetLinger(0)
+				c.Close()
+			}()
+		}
+	}()
+	defer func() { ln.Close(); wg.Wait() }()
+	p := quick("http://" + ln.Addr().String() + "/claims")
+	p.Rounds = 3
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Inconclusive {
+		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
+	}
+	if o := res.Rounds[0].Outcomes[0]; o.Kind != racetest.Error || o.Err != "connection reset" && o.Err != "connection closed without a response" {
+		t.Errorf("outcome %+v, want an error naming the reset", o)
+	}
+}
+
+func TestUnreachableTargetIsAnError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err = Run(context.Background(), quick("http://"+addr))
+	if err == nil || !strings.Contains(err.Error(), "no connection") {
+		t.Fatalf("err %v, want no connection", err)
+	}
+}
+
+func TestLimitsNeedForce(t *testing.T) {
+	p := quick("http://127.0.0.1:1")
+	p.N = 300
+	if _, err := Run(context.Background(), p); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("err %v, want a hint to --force", err)
+	}
+	p.N, p.Rounds = 2, 20000
+	if _, err := Run(context.Background(), p); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("err %v, want a hint to --force", err)
+	}
+}
+
+func TestWindowMarksWideRoundsInconclusive(t *testing.T) {
+	srv := httptest.NewServer(&Gate{})
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Rounds = 2
+	p.Window = time.Nanosecond
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "exceeds the race window") {
+		t.Fatalf("verdict %s (%s), want inconclusive: spread exceeds the window", res.Verdict.Status, res.Verdict.Sentence)
+	}
+}
+
+// startNode runs testdata/race/node_gate.js in mode and returns its URL.
+func startNode(t *testing.T, mode string) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is not installed; the Node.js target test needs it in CI")
+		}
+		t.Skip("node is not installed; skipping the Node.js target")
+	}
+	cmd := exec.Command(node, filepath.Join("..", "..", "testdata", "race", "node_gate.js"), mode)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	port, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("node did not print its port: %v", err)
+	}
+	return "http://127.0.0.1:" + strings.TrimSpace(port) + "/claims"
+}
+
+func TestNodeTarget(t *testing.T) {
+	for mode, want := range map[string]racetest.Status{"racy": racetest.Broken, "atomic": racetest.Holds} {
+		t.Run(mode, func(t *testing.T) {
+			res := run(t, quick(startNode(t, mode)))
+			if res.Verdict.Status != want {
+				t.Fatalf("verdict %s (%s), want %s", res.Verdict.Status, res.Verdict.Sentence, want)
+			}
+		})
+	}
+}
+
+// TestTargetGoneMidRunIsInconclusive: a target that stops accepting after
+// the first round must not leave a holding verdict based on the rounds
+// before.
+func TestTargetGoneMidRunIsInconclusive(t *testing.T) {
+	srv := httptest.NewUnstartedServer(&Gate{})
+	ln := srv.Listener
+	var mu sync.Mutex
+	closed := 0
+	srv.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		if st != http.StateClosed {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// Two connections for the calibration, two for round 1: then the
+		// target goes away.
+		if closed++; closed == 4 {
+			ln.Close()
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Rounds = 5
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Inconclusive {
+		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)
+	}
+}
+
+func TestH1OverTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(&Gate{Window: 200 * time.Microsecond})
+	defer srv.Close()
+	p := quick(srv.URL + "/claims")
+	p.Insecure = true // httptest's self-signed certificate
+	res := run(t, p)
+	if res.Sync != SyncH1 {
+		t.Fatalf("--sync auto chose %s for a TLS server without h2, want h1", res.Sync)
+	}
+	if res.Verdict.Status != racetest.Broken {
+		t.Fatalf("verdict %s (%s), want broken", res.Verdict.Status, res.Verdict.Sentence)
+	}
+}

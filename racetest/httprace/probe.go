@@ -1,0 +1,311 @@
+package httprace
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+)
+
+// Sync modes and split points (RACE.md, "Synchronisation").
+const (
+	SyncH1   = "h1"
+	SyncH2   = "h2"
+	SyncAuto = "auto"
+
+	SplitHeaders  = "headers"
+	SplitLastByte = "last-byte"
+)
+
+// maxBody bounds how much of a response body is kept for replay detection.
+const maxBody = 1 << 20
+
+// Header is one request header; both parts are templates.
+type Header struct {
+	Name  string
+	Value racetest.Template
+}
+
+// Probe describes an HTTP race: the request, how many at once, how many
+// rounds, how they are synchronised and how responses are classified.
+type Probe struct {
+	Method string
+	URL    racetest.Template
+	Header []Header
+	Body   racetest.Template
+
+	N      int
+	Rounds int
+	Sync   string // h1, h2 or auto
+	Split  string // headers or last-byte (h1 and h2)
+
+	// Timeout bounds each request from its release; Deadline bounds the
+	// whole run. Every connection's deadline is the earlier of the two.
+	Timeout  time.Duration
+	Deadline time.Duration
+	// Window marks a round whose spread exceeds it as inconclusive (0: off).
+	Window time.Duration
+	// Settle is how long the withheld heads get to reach the server before
+	// the release (about 100 ms, RACE.md).
+	Settle time.Duration
+
+	Insecure   bool
+	Force      bool
+	Classifier racetest.Classifier
+	// Effect is the effect oracle; nil when there is none.
+	Effect EffectCounter
+	// Marker is the header by which the server marks a replay.
+	Marker racetest.ReplayMarker
+	// NoCalibrate skips the calibration: identical successes are then
+	// unresolved unless the oracle counts them.
+	NoCalibrate bool
+	// Secrets are header names redacted wherever a request is shown, on
+	// top of Authorization, Proxy-Authorization, Cookie and Set-Cookie.
+	Secrets []string
+	// RunID makes keys unique across runs; empty means a random one.
+	RunID string
+
+	// contentTypeNote says which Content-Type Defaults chose for the body.
+	contentTypeNote string
+}
+
+// Defaults fills zero fields with the documented defaults.
+func (p *Probe) Defaults() {
+	if p.Method == "" {
+		p.Method = http.MethodPost
+	}
+	if p.N == 0 {
+		p.N = 2
+	}
+	if p.Rounds == 0 {
+		p.Rounds = 30
+	}
+	if p.Sync == "" {
+		p.Sync = SyncAuto
+	}
+	if p.Split == "" {
+		p.Split = SplitHeaders
+	}
+	if p.Timeout == 0 {
+		p.Timeout = 10 * time.Second
+	}
+	if p.Deadline == 0 {
+		p.Deadline = 5 * time.Minute
+	}
+	if p.Settle == 0 {
+		p.Settle = 100 * time.Millisecond
+	}
+	if p.Classifier.Win == nil {
+		p.Classifier.Win = racetest.DefaultClassifier().Win
+	}
+	if p.Classifier.Refuse == nil {
+		p.Classifier.Refuse = racetest.DefaultClassifier().Refuse
+	}
+	if p.Marker.Name == "" {
+		p.Marker = racetest.DefaultReplayMarker()
+	}
+	if p.RunID == "" {
+		p.RunID = racetest.NewRunID()
+	}
+	p.defaultContentType()
+}
+
+// Validate rejects settings that cannot run or that need Force.
+func (p *Probe) Validate() error {
+	if err := racetest.CheckLimits(p.N, p.Rounds, p.Force); err != nil {
+		return err
+	}
+	switch p.Sync {
+	case SyncH1, SyncH2, SyncAuto:
+	default:
+		return fmt.Errorf("--sync %q: want h1, h2 or auto", p.Sync)
+	}
+	switch p.Split {
+	case SplitHeaders, SplitLastByte:
+	default:
+		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
+	}
+	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Run probes the target for p.Rounds rounds, or until the deadline, and
+// judges the result. It returns an error only when the probe could not run
+// at all (bad settings, target unreachable in the first round).
+func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
+	p.Defaults()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
+	defer cancel()
+
+	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	if p.contentTypeNote != "" {
+		res.Notes = append(res.Notes, p.contentTypeNote)
+	}
+	sync, warn, err := chooseSync(ctx, &p)
+	if err != nil {
+		return nil, err
+	}
+	res.Sync = sync
+	res.Warnings = append(res.Warnings, warn...)
+	if p.Effect != nil {
+		res.Oracle = p.Effect.Evidence()
+	}
+	if p.NoCalibrate {
+		res.Calibration = racetest.SkippedCalibration()
+	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
+		return nil, err
+	}
+	run := &httpRun{p: &p, sync: sync, cal: res.Calibration, oracle: res.Oracle}
+	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// httpRun is the HTTP probe's Prober: the settings, the protocol chosen
+// and the evidence gathered before the first round.
+type httpRun struct {
+	p      *Probe
+	sync   string
+	cal    *racetest.Calibration
+	oracle string
+}
+
+// Round fires one burst and resolves its successes on the evidence.
+func (r *httpRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
+	round, warn, err := runRound(ctx, r.p, r.sync, i)
+	if err == nil {
+		round.Resolve(r.cal, r.oracle)
+	}
+	return round, warn, err
+}
+
+// runRound renders the request, counts the effect around the burst and
+// classifies what came back.
+func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, []string, error) {
+	vals := racetest.NewRoundValues(p.RunID, i)
+	req, err := renderRequest(p, vals)
+	if err != nil {
+		return racetest.Round{}, nil, err
+	}
+	var before int64
+	if p.Effect != nil {
+		if before, err = p.Effect.Count(ctx, vals); err != nil {
+			return racetest.Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
+		}
+	}
+	var b burst
+	var warn []string
+	if sync == SyncH2 {
+		b, warn, err = burstH2(ctx, p, req)
+	} else {
+		b, err = burstH1(ctx, p, req)
+	}
+	if err != nil {
+		return racetest.Round{}, warn, err
+	}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
+	for k, r := range b.responses {
+		replayed := p.Marker.Marks(r.Header)
+		kind, msg := p.Classifier.Classify(r, replayed)
+		o := racetest.Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
+		o.Arrival = serverArrival(r.Header)
+		round.Outcomes = append(round.Outcomes, o)
+	}
+	round.ArrivalSpread = arrivalSpread(round.Outcomes)
+	if p.Effect != nil {
+		after, err := p.Effect.Count(ctx, vals)
+		if err != nil {
+			return racetest.Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
+		}
+		n := int(after - before)
+		round.Effects = &n
+	}
+	round.TooWide = p.Window > 0 && round.Spread() > p.Window
+	return round, warn, nil
+}
+
+// burst is what one synchronised release produced, indexed by request.
+type burst struct {
+	responses []racetest.Response
+	elapsed   []time.Duration
+	spread    time.Duration
+}
+
+// request is one rendered request, ready to be written in any protocol.
+type request struct {
+	method string
+	target target
+	header []Header // rendered values in Value
+	body   []byte
+}
+
+func renderRequest(p *Probe, v racetest.RoundValues) (request, error) {
+	t, err := parseTarget(p.URL.Render(v))
+	if err != nil {
+		return request{}, err
+	}
+	r := request{method: p.Method, target: t, body: []byte(p.Body.Render(v))}
+	for _, h := range p.Header {
+		r.header = append(r.header, Header{Name: h.Name, Value: racetest.Template(h.Value.Render(v))})
+	}
+	return r, nil
+}
+
+// serverArrival reads the target's arrival clock from a Server-Timing
+// metric named "arrival" (dur in milliseconds on any server clock, e.g.
+// Server-Timing: arrival;dur=1717171717123.456).
+func serverArrival(h http.Header) *time.Duration {
+	for _, line := range h.Values("Server-Timing") {
+		for _, metric := range strings.Split(line, ",") {
+			params := strings.Split(metric, ";")
+			if strings.TrimSpace(params[0]) != "arrival" {
+				continue
+			}
+			for _, prm := range params[1:] {
+				k, v, ok := strings.Cut(strings.TrimSpace(prm), "=")
+				if !ok || k != "dur" {
+					continue
+				}
+				ms, err := strconv.ParseFloat(strings.Trim(v, `"`), 64)
+				if err != nil {
+					continue
+				}
+				d := time.Duration(ms * float64(time.Millisecond))
+				return &d
+			}
+		}
+	}
+	return nil
+}
+
+// arrivalSpread is the server-side spread when every response carried an
+// arrival time.
+func arrivalSpread(outs []racetest.Outcome) *time.Duration {
+	var lo, hi time.Duration
+	for i, o := range outs {
+		if o.Arrival == nil {
+			return nil
+		}
+		if i == 0 || *o.Arrival < lo {
+			lo = *o.Arrival
+		}
+		if i == 0 || *o.Arrival > hi {
+			hi = *o.Arrival
+		}
+	}
+	if len(outs) == 0 {
+		return nil
+	}
+	d := hi - lo
+	return &d
+}

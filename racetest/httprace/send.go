@@ -1,0 +1,38 @@
+package httprace
+
+import (
+	"context"
+
+	"github.com/idemcheck/idemcheck/racetest"
+)
+
+// sendOne sends one request on a connection of its own, in the protocol
+// the burst speaks (HTTP/1.1, h2c or HTTP/2 over TLS), through the same
+// writers as the burst, and reads its response. It is how the calibration
+// and the conformance checks talk to the target.
+//
+// Nothing is ever sent twice. net/http's Transport would resend a request
+// that carries an Idempotency-Key or X-Idempotency-Key header when a
+// reused keep-alive connection dies (it treats such requests as
+// replayable), and a resent request is a second execution the probe
+// never asked for. The probe writes its own requests instead, one
+// connection each, and reports a dead connection as the error it is.
+//
+// The error is for a target that cannot be reached at all; a failure
+// after the connection opened is the response's err.
+func sendOne(ctx context.Context, p *Probe, sync string, r request) (racetest.Response, error) {
+	one := *p
+	one.N = 1
+	one.Settle = 0
+	var b burst
+	var err error
+	if sync == SyncH2 {
+		b, _, err = burstH2(ctx, &one, r)
+	} else {
+		b, err = burstH1(ctx, &one, r)
+	}
+	if err != nil {
+		return racetest.Response{}, err
+	}
+	return b.responses[0], nil
+}

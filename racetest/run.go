@@ -1,0 +1,111 @@
+package racetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Limits above which a run needs Force (safety: a probe must not turn into
+// a load test by a typo).
+const (
+	MaxN      = 256
+	MaxRounds = 10000
+)
+
+// CheckLimits rejects a number of requests per round or of rounds that
+// cannot run, or that needs Force. Every probe checks these first.
+func CheckLimits(n, rounds int, force bool) error {
+	if n < 2 {
+		return fmt.Errorf("-n %d: a race needs at least 2 requests", n)
+	}
+	if rounds < 1 {
+		return fmt.Errorf("--rounds %d: need at least 1 round", rounds)
+	}
+	if n > MaxN && !force {
+		return fmt.Errorf("-n %d is above %d; add --force if you mean it", n, MaxN)
+	}
+	if rounds > MaxRounds && !force {
+		return fmt.Errorf("--rounds %d is above %d; add --force if you mean it", rounds, MaxRounds)
+	}
+	return nil
+}
+
+// ErrNoConnection wraps failures to reach the target before any round ran:
+// the caller reports them as "could not run", not as a verdict.
+var ErrNoConnection = errors.New("no connection")
+
+// A Prober fires the rounds of one kind of probe (HTTP, SQL). RunRounds
+// drives it; the prober owns its connections and what it learnt before the
+// first round.
+type Prober interface {
+	// Round fires round i (from 1) and returns what came back, resolved
+	// on the evidence the prober has, with warnings for the result. An
+	// error means the round failed as a whole: nothing in it can be judged.
+	Round(ctx context.Context, i int) (Round, []string, error)
+}
+
+// RunRounds is the rounds loop every probe shares. It fires rounds 1 to
+// rounds of p into res until ctx ends (the run's deadline, given for the
+// warning), then judges them. It returns an error only when the first
+// round failed: the probe could not run at all. A later round that fails
+// as a whole ends the run with that round recorded as errors, so the run is
+// inconclusive unless an earlier round already broke.
+func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration) error {
+	for i := 1; i <= rounds; i++ {
+		if ctx.Err() != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", deadline, i-1, rounds))
+			break
+		}
+		round, warn, err := p.Round(ctx, i)
+		if err != nil {
+			if i == 1 {
+				return err
+			}
+			res.Rounds = append(res.Rounds, failedRound(i, res.N, err))
+			break
+		}
+		res.Warnings = appendOnce(res.Warnings, warn...)
+		res.Rounds = append(res.Rounds, round)
+	}
+	res.Verdict = Judge(res.Rounds, res.Calibration)
+	return nil
+}
+
+// SpreadOf is the time between the earliest and the latest of ts: the
+// spread of a round's releases or starts.
+func SpreadOf(ts []time.Time) time.Duration {
+	var lo, hi time.Time
+	for i, t := range ts {
+		if i == 0 || t.Before(lo) {
+			lo = t
+		}
+		if i == 0 || t.After(hi) {
+			hi = t
+		}
+	}
+	return hi.Sub(lo)
+}
+
+// failedRound is a round in which no request could be judged.
+func failedRound(i, n int, err error) Round {
+	r := Round{Index: i}
+	for k := range n {
+		r.Outcomes = append(r.Outcomes, Outcome{Request: k + 1, Kind: Error, Err: err.Error()})
+	}
+	return r
+}
+
+func appendOnce(list []string, more ...string) []string {
+	for _, m := range more {
+		dup := false
+		for _, l := range list {
+			dup = dup || l == m
+		}
+		if !dup {
+			list = append(list, m)
+		}
+	}
+	return list
+}
