@@ -213,6 +213,7 @@ func TestNewFromRevReportsWhatTheLastCommitAdds(t *testing.T) {
 		t.Errorf("--new-from-rev HEAD~1 reported\n  %s\nwant the full run's findings in the 3 new files\n  %s",
 			strings.Join(got.shown(), "\n  "), strings.Join(want, "\n  "))
 	}
+	t.Logf("full run: %d findings; --new-from-rev HEAD~1: %d shown, %d in unchanged files", len(full.Findings), len(got.shown()), got.Summary.Unchanged)
 	if n := len(full.Findings) - len(want); got.Summary.Unchanged != n || n < 25 {
 		t.Errorf("summary says %d findings in unchanged files, the full run has %d more than the new ones", got.Summary.Unchanged, n)
 	}
