@@ -279,7 +279,7 @@ func TestGitHubActionOnPullRequest(t *testing.T) {
 
 	// Annotations: the pull request's findings, none of the old ones.
 	var annotated []string
-	for _, line := range strings.Split(a.stepOutput["Lint migrations"].stdout, "\n") {
+	for _, line := range strings.Split(a.stepOutput["Lint migrations"].output, "\n") {
 		if m := regexp.MustCompile(`^::(?:error|warning|notice) file=([^,]+),line=(\d+),col=\d+,title=idemcheck ([a-z-]+)`).FindStringSubmatch(line); m != nil {
 			annotated = append(annotated, m[3]+" "+m[1]+":"+m[2])
 		}
@@ -288,7 +288,7 @@ func TestGitHubActionOnPullRequest(t *testing.T) {
 	if !slices.Equal(annotated, prNewFindings) {
 		t.Errorf("annotations %q, want %q", annotated, prNewFindings)
 	}
-	mustContain(t, "the annotation step", a.stepOutput["Lint migrations"].stdout, "11 findings in unchanged files not shown")
+	mustContain(t, "the annotation step", a.stepOutput["Lint migrations"].output, "11 findings in unchanged files not shown")
 
 	// SARIF: the whole tree, 11 old findings and 3 new.
 	var sarif struct {
@@ -490,7 +490,7 @@ func TestREADMEDockerRunStep(t *testing.T) {
 		t.Fatalf("%s: exit %d, want 1\n%s", command, res.code, res.output)
 	}
 	var annotated []string
-	for _, l := range strings.Split(res.stdout, "\n") {
+	for _, l := range strings.Split(res.output, "\n") {
 		if m := regexp.MustCompile(`^::\w+ file=([^,]+),line=(\d+),col=\d+,title=idemcheck ([a-z-]+)`).FindStringSubmatch(l); m != nil {
 			annotated = append(annotated, m[3]+" "+m[1]+":"+m[2])
 		}
@@ -539,7 +539,7 @@ func TestPreCommitHookReportsTheStagedChange(t *testing.T) {
 		t.Fatalf("%s: exit %d, want 1:\n%s", command, res.code, res.output)
 	}
 	var got []string
-	for _, line := range strings.Split(res.stdout, "\n") {
+	for _, line := range strings.Split(res.output, "\n") {
 		// An info finding is one line: its message follows the rule.
 		if m := regexp.MustCompile(`^(\S+):(\d+):\d+: (?:error|warning|info) ([a-z-]+)(?: |$)`).FindStringSubmatch(line); m != nil {
 			got = append(got, m[3]+" "+m[1]+":"+m[2])

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -45,9 +44,11 @@ func environ(extra ...string) []string {
 
 // shellResult is what one shell command did.
 type shellResult struct {
-	code   int
-	output string // stdout and stderr, as a terminal shows them
-	stdout string
+	code int
+	// output is stdout and stderr through one pipe, in the order the
+	// command wrote them, as a terminal shows them (two pipes would let
+	// idemcheck -v's stderr and its report interleave at random).
+	output string
 }
 
 // runShell runs script with bash in dir. The exit status is returned, not
@@ -61,12 +62,10 @@ func runShell(t *testing.T, dir, script string, env []string, bashArgs ...string
 	cmd := exec.Command("bash", args...)
 	cmd.Dir = dir
 	cmd.Env = env
-	var combined lockedBuffer
-	var stdout bytes.Buffer
-	cmd.Stdout = &teeWriter{&combined, &stdout}
-	cmd.Stderr = &combined
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
-	res := shellResult{output: combined.String(), stdout: stdout.String()}
+	res := shellResult{output: out.String()}
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
@@ -75,36 +74,6 @@ func runShell(t *testing.T, dir, script string, env []string, bashArgs ...string
 		res.code = ee.ExitCode()
 	}
 	return res
-}
-
-// teeWriter writes stdout to the combined output and to its own buffer.
-type teeWriter struct {
-	combined *lockedBuffer
-	own      *bytes.Buffer
-}
-
-func (w *teeWriter) Write(p []byte) (int, error) {
-	w.combined.Write(p)
-	return w.own.Write(p)
-}
-
-// lockedBuffer is the combined output: stdout and stderr are copied into
-// it by two goroutines, in the order the command wrote.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // repoRoot is this repository's root: the tests run in it.
