@@ -1,5 +1,6 @@
 -- A generated column holds its expression's value: proved never NULL when
--- the expression is, on both lint and inspect.
+-- the expression is, on both lint and inspect. The two that may be NULL are
+-- only scoped by account_id, so they read as unique when present.
 CREATE TABLE identities (
     account_id bigint NOT NULL,
     data jsonb NOT NULL,
@@ -11,6 +12,6 @@ CREATE TABLE identities (
 );
 CREATE UNIQUE INDEX identities_subject ON identities (account_id, subject_key);
 CREATE UNIQUE INDEX identities_ref ON identities (account_id, ref_key);
-CREATE UNIQUE INDEX identities_email ON identities (account_id, email_key); -- want: nullable-key "email_key may be NULL, so two identities with the same account_id and no email_key are both accepted"
-CREATE UNIQUE INDEX identities_upper_ref ON identities (account_id, upper_ref_key); -- want: nullable-key "upper_ref_key may be NULL"
+CREATE UNIQUE INDEX identities_email ON identities (account_id, email_key); -- want: optional-unique "email_key may be NULL, so identities without email_key are not deduplicated within account_id"
+CREATE UNIQUE INDEX identities_upper_ref ON identities (account_id, upper_ref_key); -- want: optional-unique "upper_ref_key may be NULL"
 CREATE UNIQUE INDEX identities_upper_ref_present ON identities (account_id, upper_ref_key) WHERE external_ref IS NOT NULL;
