@@ -125,18 +125,19 @@ func (h *hole) finding(p *Pass) Finding {
 		Object: t.Schema + "." + t.Name + "." + ix.Name,
 		Pos:    ix.Pos,
 	}
-	for _, p := range h.Parts {
-		f.Columns = append(f.Columns, partWords(p))
-		if p.Column == "" {
+	opened := p.names.openings(p.Catalog, h)
+	for _, part := range h.Parts {
+		f.Columns = append(f.Columns, partWords(part))
+		if part.Column == "" {
 			continue
 		}
-		if col := t.Column(p.Column); col != nil && !col.NullableSince.IsZero() {
-			f.Related = append(f.Related, Related{Pos: col.NullableSince, Message: p.Column + " lost NOT NULL here"})
+		// A column that lost NOT NULL before the index was created did not
+		// open the hole, but the reader still wants to see where.
+		if col := t.Column(part.Column); col != nil && !col.NullableSince.IsZero() && !openedAt(opened, col.NullableSince) {
+			f.Related = append(f.Related, Related{Pos: col.NullableSince, Message: part.Column + " lost NOT NULL here"})
 		}
 	}
-	if !ix.RenamedAt.IsZero() {
-		f.Related = append(f.Related, Related{Pos: ix.RenamedAt, Message: "index renamed to " + ix.Name + " here"})
-	}
+	placeAtOpening(&f, ix, opened)
 	for _, name := range h.NotValid {
 		f.Notes = append(f.Notes, "CHECK "+name+" would rule out NULL but was added NOT VALID and never validated, "+
 			"so existing rows were never checked; VALIDATE CONSTRAINT "+name+" proves it")

@@ -14,6 +14,10 @@ type nameIndex struct {
 	// picked out of the whole history once.
 	unmodelled     []catalog.Change
 	unmodelledDone bool
+	// hist and byTable order and group the history for placing findings
+	// where their hole was opened (opened.go); built on first use.
+	hist    *history
+	byTable map[string][]catalog.Change
 }
 
 func newNameIndex() *nameIndex {

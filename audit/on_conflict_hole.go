@@ -61,6 +61,13 @@ func runOnConflictHole(p *Pass) {
 			continue
 		}
 		if f, ok := checkConflict(t, q); ok {
+			if f.arbiterHole != nil {
+				// The statement is where the finding sits; a later migration
+				// that opened the arbiter's hole is where it began.
+				for _, o := range p.names.openings(p.Catalog, f.arbiterHole) {
+					f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
+				}
+			}
 			p.Report(f)
 		}
 	}
@@ -188,6 +195,7 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 	f.Object += "." + ix.Name
 	f.Columns = partList(nullable)
 	f.Related = []Related{{Pos: ix.Pos, Message: "arbiter " + ix.Name + " created here"}}
+	f.arbiterHole = &hole{Table: t, Index: ix, Parts: nullable}
 	outcome := "a repeated request inserts a second row instead of " + conflictAction(q)
 	if other := CoveredBy(t, ix, nullable[0]); other != nil {
 		outcome = "a repeated request fails with a unique violation (23505) on " + other.Name + " instead of " + conflictAction(q)

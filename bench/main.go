@@ -6,6 +6,7 @@
 // database against the bare catalog query.
 //
 //	go run ./bench
+//	go run ./bench -readme README.md   # and write the table into the README
 //
 // Corpora are generated deterministically under bench/out (git-ignored).
 // It needs the PostgreSQL server of IDEMCHECK_TEST_DSN and psql for the
@@ -13,6 +14,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -25,6 +27,7 @@ type options struct {
 	dsn        string
 	runs       int
 	skipServer bool
+	readme     string
 }
 
 func main() {
@@ -33,6 +36,7 @@ func main() {
 	flag.StringVar(&o.dsn, "dsn", defaultDSN(), "PostgreSQL server for the psql replay and inspect rows (IDEMCHECK_TEST_DSN)")
 	flag.IntVar(&o.runs, "runs", 5, "runs of lint and of the parse baseline per corpus; the best of each is reported")
 	flag.BoolVar(&o.skipServer, "skip-server", false, "leave out the rows that need PostgreSQL")
+	flag.StringVar(&o.readme, "readme", "", "also write the table into this README, between its bench markers")
 	flag.Parse()
 	if err := run(o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -85,6 +89,13 @@ func run(o options, out, log io.Writer) error {
 	if !o.skipServer {
 		ins, err = measureInspect(o, log)
 	}
-	printTable(out, machine(o), results, ins)
+	var table bytes.Buffer
+	printTable(&table, machine(o), results, ins)
+	if _, werr := out.Write(table.Bytes()); werr != nil {
+		return werr
+	}
+	if err == nil && o.readme != "" {
+		err = writeReadme(o.readme, table.Bytes())
+	}
 	return err
 }

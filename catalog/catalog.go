@@ -531,6 +531,9 @@ type Change struct {
 	// Index is a copy of the index as it was when created or dropped, for
 	// rules that compare keys across changes.
 	Index *Index
+	// Check is a copy of a CHECK constraint as it was when dropped, so rules
+	// can tell whether it was what kept a key part from being NULL.
+	Check *Check
 }
 
 // QuoteIdent quotes an identifier only when PostgreSQL needs it quoted: when

@@ -179,6 +179,96 @@ func TestLintPrismaAppAndItsFix(t *testing.T) {
 	}
 }
 
+// TestLintPrismaModelsFolder: Prisma's documented multi-file layout,
+// prisma/schema.prisma with the datasource and prisma/models/*.prisma with
+// the models, is one schema. Beside prisma/migrations the migrations win
+// and the whole schema is compared with them; without migrations the
+// models are linted with the datasource of schema.prisma.
+func TestLintPrismaModelsFolder(t *testing.T) {
+	app := copyDirTree(t, "../testdata/frameworks/prisma_app")
+	prismaDir := filepath.Join(app, "prisma")
+	splitPrismaSchema(t, prismaDir)
+
+	r, doc := lintJSONOf(t, app)
+	assertCode(t, r, ExitFindings)
+	if len(doc.Findings) != 1 || !strings.HasSuffix(doc.Findings[0].Position.File, "migration.sql") {
+		t.Fatalf("want the hole once, in the migration:\n%s", r.stdout)
+	}
+	if len(doc.Notes) != 0 {
+		t.Errorf("the schema and its migrations agree, yet: %+v", doc.Notes)
+	}
+
+	if err := os.RemoveAll(filepath.Join(prismaDir, "migrations")); err != nil {
+		t.Fatal(err)
+	}
+	r, doc = lintJSONOf(t, app)
+	assertCode(t, r, ExitFindings)
+	charge := filepath.Join(prismaDir, "models", "charge.prisma")
+	if len(doc.Findings) != 1 || doc.Findings[0].Position.File != charge || doc.Findings[0].Rule != "nullable-key" {
+		t.Fatalf("want the hole once, in %s:\n%s", charge, r.stdout)
+	}
+	if fix := doc.Findings[0].Fixes[0]; !strings.HasPrefix(fix.Title, "Prisma migration (SQL)") {
+		t.Errorf("a model in models/ gets no Prisma fix first: %q", fix.Title)
+	}
+}
+
+// splitPrismaSchema rewrites prisma_app's schema.prisma in Prisma's
+// multi-file layout: the datasource in schema.prisma, each model in
+// models/.
+func splitPrismaSchema(t *testing.T, prismaDir string) {
+	t.Helper()
+	schema := readText(t, filepath.Join(prismaDir, "schema.prisma"))
+	account, charge := strings.Index(schema, "model Account"), strings.Index(schema, "model Charge")
+	split := map[string]string{
+		"schema.prisma":         schema[:account],
+		"models/account.prisma": schema[account:charge],
+		"models/charge.prisma":  schema[charge:],
+	}
+	for name, text := range split {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(prismaDir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(prismaDir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestLintMonorepo: from a monorepo's root, a schema file three
+// directories down is found with the SQL beside it, although the SQL loader
+// alone looks two directories down: the migrations win and the hole is
+// reported once. (One app per run: the trees of one run share a catalog.)
+func TestLintMonorepo(t *testing.T) {
+	for _, c := range []struct{ app, at, file string }{
+		{"prisma_app", "packages/database", "migration.sql"},
+		{"rails_app", "apps/api", "structure.sql"},
+	} {
+		t.Run(c.app, func(t *testing.T) {
+			root := t.TempDir()
+			dst := filepath.Join(root, c.at)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(copyDirTree(t, "../testdata/frameworks/"+c.app), dst); err != nil {
+				t.Fatal(err)
+			}
+			if c.app == "prisma_app" {
+				splitPrismaSchema(t, filepath.Join(dst, "prisma"))
+			}
+			r, doc := lintJSONOf(t, root)
+			assertCode(t, r, ExitFindings)
+			if len(doc.Findings) != 1 || filepath.Base(doc.Findings[0].Position.File) != c.file {
+				t.Fatalf("want the hole once, in %s:\n%s", c.file, r.stdout)
+			}
+			for _, d := range doc.Notes {
+				if strings.Contains(d.Message, "already exists") {
+					t.Errorf("the schema was replayed on top of its migrations: %s", d.Message)
+				}
+			}
+		})
+	}
+}
+
 // TestLintRailsSchemaBesideStructureSQL: db/structure.sql wins over the
 // db/schema.rb beside it; their difference is a note; the hole is reported
 // once, with the Rails fixes.

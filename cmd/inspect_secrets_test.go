@@ -60,6 +60,15 @@ END $$`, secretRole))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The role has a password and can log in: it must not outlive the
+	// test. Cleanups run last-registered first, so this runs after the
+	// test's databases (created after this call), and the grants in them,
+	// are gone.
+	t.Cleanup(func() {
+		if _, err := admin.Exec(context.Background(), "DROP ROLE IF EXISTS "+secretRole); err != nil {
+			t.Errorf("drop role %s: %v", secretRole, err)
+		}
+	})
 	if _, err := admin.Exec(ctx, fmt.Sprintf("ALTER ROLE %s LOGIN PASSWORD '%s'", secretRole, password)); err != nil {
 		t.Fatal(err)
 	}

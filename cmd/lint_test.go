@@ -38,6 +38,16 @@ func TestLintMissingPath(t *testing.T) {
 	assertContains(t, "stdout", r.stdout, "/nonexistent/idemcheck-test/migrations")
 }
 
+// Without a path, lint says what it expects instead of reading nothing.
+func TestLintWithoutPath(t *testing.T) {
+	r := run(t, "lint")
+	assertCode(t, r, ExitUsage)
+	assertContains(t, "stderr", r.stder, "lint needs at least one path: a migration directory, a .sql file, or - for stdin (for example: idemcheck lint db/migrations)")
+	if r.stdout != "" {
+		t.Errorf("stdout %q, want nothing", r.stdout)
+	}
+}
+
 func TestLintStdin(t *testing.T) {
 	r := invocation{stdin: holeSQL}.run(t, "lint", "-")
 	assertCode(t, r, ExitFindings)

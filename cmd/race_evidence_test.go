@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/truthcases"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/goleak"
@@ -230,7 +231,7 @@ func TestRaceHTTPEffectCmd(t *testing.T) {
 	g := &groundtruth.Sound{Replay: groundtruth.SameBytes}
 	srv := startTarget(t, g, g)
 	if _, err := exec.LookPath("curl"); err != nil {
-		missing(t, "curl is not installed; the --effect-cmd test's script reads the target's count with it")
+		truthcases.Missing(t, "curl is not installed; the --effect-cmd test's script reads the target's count with it")
 	}
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")

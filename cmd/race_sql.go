@@ -5,14 +5,11 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/inspect"
+	"github.com/idemcheck/idemcheck/internal/claimaudit"
 	"github.com/idemcheck/idemcheck/racetest/sqlrace"
-	"github.com/idemcheck/idemcheck/sqlparse"
 	"github.com/spf13/cobra"
 )
 
@@ -111,7 +108,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
-	p.UniqueKeys = uniqueKeysFrom(sess, parsed.Text)
+	p.UniqueKeys = claimaudit.UniqueKeys(sess.ReadCatalog, parsed.Text)
 	if p.DSN == "" {
 		p.DSN = raceGetenv(s, "DATABASE_URL")
 	}
@@ -150,71 +147,4 @@ func unwrapPathError(err error) error {
 		return u
 	}
 	return err
-}
-
-// uniqueKeysFrom reads one table's unique indexes through inspect and
-// attaches the audit's own words, so that the race and the audit tell the
-// same story: for the index alone (nullable-key or optional-unique), and
-// for the raced statement when it is an INSERT ... ON CONFLICT whose
-// arbiter it can leave NULL (on-conflict-hole).
-func uniqueKeysFrom(sess *inspect.Session, stmt string) func(ctx context.Context, schema, table string) ([]sqlrace.UniqueKey, error) {
-	return func(ctx context.Context, schema, table string) ([]sqlrace.UniqueKey, error) {
-		snap, err := sess.ReadCatalog(ctx, inspect.Filter{Tables: []string{globEscape(schema) + "." + globEscape(table)}})
-		if err != nil {
-			return nil, err
-		}
-		t := snap.Catalog.ResolveTable(schema, table)
-		if t == nil {
-			return nil, nil
-		}
-		// An index with both a hole and an optional part is quoted for
-		// its hole.
-		holes := map[string]audit.Finding{}
-		for _, f := range audit.Run(snap.Catalog, []*audit.Rule{audit.NullableKey, audit.OptionalUnique}, audit.Options{Live: true}) {
-			if prev, ok := holes[f.Object]; !ok || prev.Rule != audit.NullableKey.ID {
-				holes[f.Object] = f
-			}
-		}
-		claims := claimFindings(snap.Catalog, stmt)
-		var keys []sqlrace.UniqueKey
-		for _, ix := range t.UniqueIndexes() {
-			object := t.Schema + "." + t.Name + "." + ix.Name
-			keys = append(keys, uniqueKey(ix, holes[object], claims[object]))
-		}
-		return keys, nil
-	}
-}
-
-// claimFindings runs on-conflict-hole on the raced statement against the
-// live catalog, by index: replay records an INSERT ... ON CONFLICT as a
-// query without changing the schema.
-func claimFindings(cat *catalog.Catalog, stmt string) map[string]string {
-	out := map[string]string{}
-	cat.Queries = nil
-	sqlparse.NewReplayer(cat).Apply(sqlparse.NewStatement("race sql", stmt, 0))
-	if len(cat.Queries) == 0 {
-		return out
-	}
-	for _, f := range audit.Run(cat, []*audit.Rule{audit.OnConflictHole}, audit.Options{}) {
-		out[f.Object] = f.Message
-	}
-	return out
-}
-
-func uniqueKey(ix *catalog.Index, hole audit.Finding, claim string) sqlrace.UniqueKey {
-	k := sqlrace.UniqueKey{
-		Name: ix.Name, NullsNotDistinct: ix.NullsNotDistinct,
-		Deferrable: ix.Deferrable, InitiallyDeferred: ix.InitiallyDeferred,
-		Partial: ix.Predicate != nil, Valid: ix.Valid && ix.Ready,
-		Hole: hole.Message, HoleRule: hole.Rule, Claim: claim,
-	}
-	for _, p := range ix.Parts {
-		k.Columns = append(k.Columns, p.Column)
-	}
-	return k
-}
-
-// globEscape keeps a table name with *, ? or [ from being read as a pattern.
-func globEscape(name string) string {
-	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(name)
 }

@@ -10,13 +10,16 @@ import (
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
-// version is set at build time:
+// version and commit are set at build time by releases (.goreleaser.yaml)
+// and the Dockerfile, which build from a tree without git metadata:
 //
-//	go build -ldflags "-X github.com/idemcheck/idemcheck/cmd.version=v1.2.3"
+//	go build -ldflags "-X github.com/idemcheck/idemcheck/cmd.version=v1.2.3 -X github.com/idemcheck/idemcheck/cmd.commit=$(git rev-parse HEAD)"
 //
-// When it is empty, the main module's version from the build info is used
-// (set by go install module@version), else "devel".
-var version string
+// When they are empty, the build info stands in: go install module@version
+// records the module's version, and go build or go install in a git clone
+// records the commit (vcs.revision). Otherwise the version is "devel" and
+// the commit "unknown".
+var version, commit string
 
 const pgQueryModule = "github.com/pganalyze/pg_query_go/v5"
 
@@ -45,6 +48,9 @@ type versionInfo struct {
 
 func readVersionInfo() versionInfo {
 	v := versionInfo{Version: toolVersion(), Commit: "unknown", PGQuery: "unknown", Grammar: grammarVersion()}
+	if commit != "" {
+		v.Commit = commit
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
@@ -57,6 +63,11 @@ func readVersionInfo() versionInfo {
 		case "vcs.modified":
 			v.Modified = s.Value == "true"
 		}
+	}
+	if commit != "" {
+		// A stamped commit is the one the release was built from; the tree
+		// it was built in may have had no git metadata at all.
+		v.Commit, v.Modified = commit, false
 	}
 	for _, dep := range bi.Deps {
 		if dep.Path == pgQueryModule {

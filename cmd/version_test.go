@@ -16,12 +16,12 @@ func TestVersion(t *testing.T) {
 }
 
 func TestVersionFromLinker(t *testing.T) {
-	old := version
-	version = "v9.8.7"
-	t.Cleanup(func() { version = old })
+	oldVersion, oldCommit := version, commit
+	version, commit = "v9.8.7", "0123456789abcdef0123456789abcdef01234567"
+	t.Cleanup(func() { version, commit = oldVersion, oldCommit })
 	r := run(t, "version")
 	assertCode(t, r, ExitOK)
-	assertContains(t, "stdout", r.stdout, "idemcheck v9.8.7\n")
+	assertContains(t, "stdout", r.stdout, "idemcheck v9.8.7\n", "commit:             0123456789abcdef0123456789abcdef01234567\n")
 }
 
 func TestVersionRejectsArguments(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -284,33 +285,54 @@ func requirePrisma(t *testing.T) {
 // connects to dsn, though a diff from empty changes nothing there.
 func prismaDDL(t *testing.T, schemaPath, dsn string) string {
 	t.Helper()
+	return prismaDDLOf(t, []string{schemaPath}, dsn)
+}
+
+// prismaDDLOf is prismaDDL for the files of one schema: one file, or the
+// files of a multi-file schema (the first in its top directory), which
+// Prisma reads as a folder.
+func prismaDDLOf(t *testing.T, paths []string, dsn string) string {
+	t.Helper()
 	dir := t.TempDir()
-	src, err := os.ReadFile(schemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(os.WriteFile(filepath.Join(dir, "schema.prisma"), src, 0o644))
+	schema := "schema.prisma"
+	if len(paths) > 1 {
+		schema = "schema"
+	}
+	top := filepath.Dir(paths[0])
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		must(err)
+		src = withDatasourceURL(src)
+		dst := filepath.Join(dir, schema)
+		if len(paths) > 1 {
+			rel, err := filepath.Rel(top, p)
+			must(err)
+			dst = filepath.Join(dir, schema, rel)
+		}
+		must(os.MkdirAll(filepath.Dir(dst), 0o755))
+		must(os.WriteFile(dst, src, 0o644))
+	}
 	must(os.Symlink(filepath.Join(prismaDir(), "node_modules"), filepath.Join(dir, "node_modules")))
 	config := fmt.Sprintf(`import { defineConfig } from 'prisma/config'
 import { PrismaPg } from '@prisma/adapter-pg'
 export default defineConfig({
   engine: 'js',
   experimental: { adapter: true },
-  schema: 'schema.prisma',
+  schema: %q,
   adapter: async () => new PrismaPg({ connectionString: %q }),
 })
-`, dsn)
+`, schema, dsn)
 	must(os.WriteFile(filepath.Join(dir, "prisma.config.ts"), []byte(config), 0o644))
 	// Prisma checks for its query engine library, which it would download;
 	// migrate diff does not use it, so an empty file stands in.
 	must(os.WriteFile(filepath.Join(dir, "no-query-engine.so.node"), nil, 0o644))
 	cmd := exec.Command("node", "node_modules/prisma/build/index.js", "migrate", "diff",
-		"--from-empty", "--to-schema-datamodel", "schema.prisma", "--script")
+		"--from-empty", "--to-schema-datamodel", schema, "--script")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "CHECKPOINT_DISABLE=1", "PRISMA_HIDE_UPDATE_MESSAGE=1",
 		"PRISMA_QUERY_ENGINE_LIBRARY="+filepath.Join(dir, "no-query-engine.so.node"))
@@ -321,6 +343,20 @@ export default defineConfig({
 		t.Fatalf("prisma migrate diff: %v\n%s", err, stderr.String())
 	}
 	return string(out)
+}
+
+// Prisma 7 schemas name no url in their datasource (prisma.config.ts
+// does); Prisma 6.19 requires one, so a copy for migrate diff gets one. It
+// changes nothing in the DDL.
+var datasourceOpen = regexp.MustCompile(`(?m)^[ \t]*datasource[ \t]+\w+[ \t]*\{[^}]*\}`)
+
+func withDatasourceURL(src []byte) []byte {
+	return datasourceOpen.ReplaceAllFunc(src, func(block []byte) []byte {
+		if regexp.MustCompile(`(?m)^\s*url\s*=`).Match(block) {
+			return block
+		}
+		return append(block[:len(block)-1:len(block)-1], []byte("  url = env(\"DATABASE_URL\")\n}")...)
+	})
 }
 
 func prismaFixtures(t *testing.T) []string {
@@ -417,7 +453,8 @@ func TestPrismaDifferential(t *testing.T) {
 
 // TestRealSchemas runs the differentials on schema files of real projects,
 // kept out of the repository and of CI: IDEMCHECK_REAL_SCHEMAS names a
-// directory of *schema.rb and *.prisma files.
+// directory of *schema.rb and *.prisma files, and of folders that each hold
+// one multi-file Prisma schema (found as lint finds it).
 func TestRealSchemas(t *testing.T) {
 	dir := os.Getenv("IDEMCHECK_REAL_SCHEMAS")
 	if dir == "" {
@@ -426,33 +463,38 @@ func TestRealSchemas(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
+			_, found := Find([]string{path})
+			if len(found) != 1 {
+				t.Skipf("not one schema: %d found", len(found))
+			}
+			s, err := Read(found[0].Paths...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			dsn := pgtest.NewDatabase(t)
-			switch {
-			case strings.HasSuffix(path, ".rb"):
+			switch s.Kind {
+			case Rails:
 				requireActiveRecord(t)
 				if err := runRails(t, "load", path, dsn); err != nil {
 					t.Fatalf("ActiveRecord could not load the schema: %v", err)
 				}
-			case strings.HasSuffix(path, ".prisma"):
+			case Prisma:
 				requirePrisma(t)
-				ddl := prismaDDL(t, path, dsn)
+				ddl := prismaDDLOf(t, found[0].Paths, dsn)
+				// A schema may use an extension's types or operator classes
+				// while its migrations, not the schema, create the extension.
 				if strings.Contains(ddl, "gin_trgm_ops") {
-					// A schema may use pg_trgm's operator classes while its
-					// migrations, not the schema, create the extension.
 					ddl = "CREATE EXTENSION IF NOT EXISTS pg_trgm;\n" + ddl
+				}
+				if strings.Contains(ddl, "CITEXT") {
+					ddl = "CREATE EXTENSION IF NOT EXISTS citext;\n" + ddl
 				}
 				if err := execScript(t, dsn, ddl); err != nil {
 					t.Fatalf("Prisma's DDL does not run: %v", err)
 				}
-			default:
-				t.Skip("not a schema file")
 			}
 			live, major := inspectDB(t, dsn)
-			findings, replayed, _ := lintSchema(t, path, src, major)
+			findings, replayed, _ := lintSource(t, s, major)
 			n := compareLintInspect(t, replayed, live, major)
 			ix := len(uniqueKeys(live, func(s string) bool { return s == "pg_catalog" || s == "information_schema" }))
 			t.Logf("%s: %d findings agree (%d with suppressions applied), %d unique indexes agree by name and key", filepath.Base(path), n, len(findings), ix)

@@ -3,6 +3,7 @@ package frameworks
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -26,7 +27,9 @@ const maxDepth = 3
 // files. A schema file named directly is taken out of the SQL paths. A
 // directory is searched for schema files; it stays a SQL path when it holds
 // any .sql file, so that SQL migrations beside a schema file are read (and
-// win), and is dropped when it holds only schema files.
+// win), and is dropped when it holds only schema files. SQL beside a schema
+// file that sits deeper than the SQL loader looks (a monorepo's
+// packages/db/prisma/migrations) is named to the loader itself.
 func Find(paths []string) (sqlPaths []string, found []Found) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -40,53 +43,170 @@ func Find(paths []string) (sqlPaths []string, found []Found) {
 				sqlPaths = append(sqlPaths, p)
 			}
 		default:
-			schemas, hasSQL := walk(p, 0)
+			schemas, sqlFiles := walk(p, 0, false)
 			found = append(found, schemas...)
-			if hasSQL || len(schemas) == 0 {
+			var deep []string
+			for _, f := range schemas {
+				if l := f.besideSQL(); l != "" && depthBelow(p, l) > sqlReach {
+					deep = append(deep, l)
+				}
+			}
+			other := false
+			for _, file := range sqlFiles {
+				if !within(file, deep) {
+					other = true
+					break
+				}
+			}
+			if other || len(schemas) == 0 {
 				sqlPaths = append(sqlPaths, p)
 			}
+			sqlPaths = append(sqlPaths, deep...)
 		}
 	}
 	return sqlPaths, found
 }
 
-// walk looks for schema files and .sql files in dir and below.
-func walk(dir string, depth int) (found []Found, hasSQL bool) {
+// sqlReach is how far below a directory given to lint the SQL loader looks
+// for a migration tree (sqlparse's maxTreeDepth).
+const sqlReach = 2
+
+// depthBelow counts the directories from root down to p.
+func depthBelow(root, p string) int {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." {
+		return 0
+	}
+	return strings.Count(rel, string(filepath.Separator)) + 1
+}
+
+// within reports whether p is one of dirs or below one of them.
+func within(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// besideSQL is the SQL a schema file found in a tree is compared with, if
+// it exists: Rails' db/ when it holds structure.sql, Prisma's migrations
+// folder beside the schema (beside prisma/schema/ for that folder form).
+func (f Found) besideSQL() string {
+	dir := filepath.Dir(f.Paths[0])
+	switch f.Kind {
+	case Rails:
+		if isFile(filepath.Join(dir, "structure.sql")) {
+			return dir
+		}
+	case Prisma:
+		for _, d := range []string{dir, filepath.Dir(dir)} {
+			if m := filepath.Join(d, "migrations"); isDir(m) {
+				return m
+			}
+			if filepath.Base(dir) != "schema" {
+				break
+			}
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// walk looks for schema files and .sql files in dir and below, maxDepth
+// directories down. Below a directory of .prisma files it goes on for
+// .prisma files alone (prismaOnly), since they may belong to its schema.
+func walk(dir string, depth int, prismaOnly bool) (found []Found, sqlFiles []string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, true // let the SQL loader report it
+		if prismaOnly {
+			return nil, nil
+		}
+		return nil, []string{dir} // let the SQL loader report it
 	}
 	var prisma []string
+	for _, e := range entries {
+		if !e.IsDir() && KindOf(e.Name()) == Prisma {
+			prisma = append(prisma, filepath.Join(dir, e.Name()))
+		}
+	}
 	for _, e := range entries {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		if e.IsDir() {
-			if depth < maxDepth && !strings.HasPrefix(name, ".") && name != "node_modules" && name != "vendor" {
-				f, sql := walk(p, depth+1)
+			if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
+				continue
+			}
+			switch {
+			case depth < maxDepth && !prismaOnly:
+				f, sql := walk(p, depth+1, false)
 				found = append(found, f...)
-				hasSQL = hasSQL || sql
+				sqlFiles = append(sqlFiles, sql...)
+			case len(prisma) > 0 || prismaOnly:
+				f, _ := walk(p, depth+1, true)
+				found = append(found, f...)
 			}
 			continue
 		}
-		switch KindOf(name) {
-		case Rails:
-			// Only Rails' own place: a schema.rb elsewhere is some other
-			// program's Ruby.
-			if filepath.Base(dir) == "db" {
-				found = append(found, Found{Paths: []string{p}, Kind: Rails})
-			}
-		case Prisma:
-			prisma = append(prisma, p)
+		if prismaOnly {
+			continue
+		}
+		// Only Rails' own place: a schema.rb elsewhere is some other
+		// program's Ruby.
+		if KindOf(name) == Rails && filepath.Base(dir) == "db" {
+			found = append(found, Found{Paths: []string{p}, Kind: Rails})
 		}
 		if strings.EqualFold(filepath.Ext(name), ".sql") {
-			hasSQL = true
+			sqlFiles = append(sqlFiles, p)
 		}
 	}
 	if len(prisma) > 0 {
 		sort.Strings(prisma)
-		found = append(found, Found{Paths: prisma, Kind: Prisma})
+		found = adoptPrismaFiles(found, Found{Paths: prisma, Kind: Prisma})
 	}
-	return found, hasSQL
+	return found, sqlFiles
+}
+
+// adoptPrismaFiles adds to own, the .prisma files of one directory, the
+// .prisma files found below it that have no datasource of their own, and
+// returns found with them replaced by own. Prisma's documented multi-file
+// layout is prisma/schema.prisma (datasource, generator) with the models in
+// prisma/models/*.prisma, all one schema read from the prisma folder; a
+// folder below with its own datasource is another schema. own's files stay
+// first, so that the schema's place (Beside) is its top directory.
+func adoptPrismaFiles(found []Found, own Found) []Found {
+	out := found[:0]
+	for _, f := range found {
+		if f.Kind == Prisma && !declaresDatasource(f.Paths) {
+			own.Paths = append(own.Paths, f.Paths...)
+			continue
+		}
+		out = append(out, f)
+	}
+	return append(out, own)
+}
+
+var datasourceBlock = regexp.MustCompile(`(?m)^[ \t]*datasource[ \t]+\w+[ \t]*\{`)
+
+// declaresDatasource reports whether any of the files holds a datasource
+// block. A file that cannot be read counts as none: Read reports it later.
+func declaresDatasource(paths []string) bool {
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil && datasourceBlock.Match(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // Beside reports whether a SQL tree rooted at root sits beside the schema

@@ -15,7 +15,9 @@ import (
 func AddFixes(findings []audit.Finding, cat *catalog.Catalog, sources []*Source, pgVersion int) {
 	byFile := map[string]*Source{}
 	for _, s := range sources {
-		byFile[s.Path] = s
+		for _, f := range s.Files {
+			byFile[f] = s
+		}
 		for _, f := range s.Covers {
 			byFile[f] = s
 		}

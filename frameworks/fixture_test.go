@@ -60,7 +60,13 @@ func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.F
 	if strings.HasSuffix(path, ".prisma") {
 		kind = Prisma
 	}
-	s := Translate(path, kind, src)
+	return lintSource(t, Translate(path, kind, src), pgVersion)
+}
+
+// lintSource is lintSchema for a schema already read, such as the files of
+// a multi-file Prisma schema.
+func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
+	t.Helper()
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
 	for _, d := range s.Replay(r.Apply) {

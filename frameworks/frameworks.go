@@ -55,6 +55,9 @@ func KindOf(path string) Kind {
 type Source struct {
 	Path string
 	Kind Kind
+	// Files are the schema's files: Path alone, or every file of a
+	// multi-file Prisma schema.
+	Files []string
 	// Statements are the SQL the framework would send, positioned at the
 	// schema file's lines.
 	Statements []sqlparse.Statement
@@ -94,7 +97,9 @@ func Read(paths ...string) (*Source, error) {
 		datas = append(datas, data)
 	}
 	if kind == Prisma && len(paths) > 1 {
-		return fromPrisma(prisma.ReadFiles(paths, datas)), nil
+		src := fromPrisma(prisma.ReadFiles(paths, datas))
+		src.Files = paths
+		return src, nil
 	}
 	return Translate(paths[0], kind, datas[0]), nil
 }
@@ -136,7 +141,7 @@ func unwrapPath(err error) error {
 
 // Translate translates the content of a schema file of the given kind.
 func Translate(path string, kind Kind, data []byte) *Source {
-	src := &Source{Path: path, Kind: kind}
+	src := &Source{Path: path, Kind: kind, Files: []string{path}}
 	switch kind {
 	case Rails:
 		s := rails.Read(path, data)
@@ -152,7 +157,7 @@ func Translate(path string, kind Kind, data []byte) *Source {
 }
 
 func fromPrisma(s *prisma.Schema) *Source {
-	src := &Source{Path: s.File, Kind: Prisma, prisma: s}
+	src := &Source{Path: s.File, Kind: Prisma, Files: []string{s.File}, prisma: s}
 	src.Statements, src.Comments, src.Diagnostics = s.Statements, s.Comments, s.Diagnostics
 	for _, sp := range s.Spans {
 		src.Spans = append(src.Spans, audit.Span{Start: sp[0], End: sp[1]})

@@ -66,8 +66,11 @@ func TestDifferential(t *testing.T) {
 		name := strings.TrimPrefix(input, "../testdata/")
 		t.Run(name, func(t *testing.T) {
 			replayed, statements, notes := lintInput(t, input)
-			if usesNullsNotDistinct(statements) {
+			if uses(statements, "NULLS NOT DISTINCT") {
 				pgtest.RequireVersion(t, 150000, "NULLS NOT DISTINCT")
+			}
+			if uses(statements, "DROP EXPRESSION") {
+				pgtest.RequireVersion(t, 130000, "ALTER COLUMN ... DROP EXPRESSION")
 			}
 			dsn := newTestDB(t, "")
 			if err := applyStatements(t, dsn, statements); err != nil {
@@ -238,10 +241,11 @@ func findingKeys(fs []audit.Finding) []string {
 	return out
 }
 
-// usesNullsNotDistinct reports whether an input needs PostgreSQL 15.
-func usesNullsNotDistinct(statements []sqlparse.Statement) bool {
+// uses reports whether any statement holds the words of a feature that
+// older servers refuse, so that the fixture is skipped below that version.
+func uses(statements []sqlparse.Statement, feature string) bool {
 	for _, st := range statements {
-		if strings.Contains(strings.ToUpper(st.Text), "NULLS NOT DISTINCT") {
+		if strings.Contains(strings.ToUpper(st.Text), feature) {
 			return true
 		}
 	}

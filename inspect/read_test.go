@@ -255,3 +255,31 @@ func columnNames(t *catalog.Table) []string {
 	}
 	return out
 }
+
+// TestAttachReadsOnTheCallersConnection: Attach reads the catalog on a
+// connection the caller holds (a pool's session), and Close ends the
+// read-only transaction but leaves the connection open and idle.
+func TestAttachReadsOnTheCallersConnection(t *testing.T) {
+	dsn := newTestDB(t, `CREATE TABLE t (a int, b text, UNIQUE (a, b))`)
+	conn := connectTo(t, dsn)
+	s, err := Attach(context.Background(), conn, time.Second)
+	if err != nil {
+		t.Fatalf("Attach: %v", err)
+	}
+	snap, err := s.ReadCatalog(context.Background(), Filter{})
+	if err != nil {
+		t.Fatalf("ReadCatalog: %v", err)
+	}
+	if snap.Tables != 1 || snap.Indexes != 1 {
+		t.Errorf("read %d tables and %d indexes, want 1 and 1", snap.Tables, snap.Indexes)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if conn.IsClosed() || conn.PgConn().TxStatus() != 'I' {
+		t.Fatal("the caller's connection was closed, or left inside the read-only transaction")
+	}
+	if _, err := conn.Exec(context.Background(), `INSERT INTO t VALUES (1, 'x')`); err != nil {
+		t.Errorf("the connection cannot write after Close: %v", err)
+	}
+}

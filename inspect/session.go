@@ -29,6 +29,8 @@ type Session struct {
 	Port     uint16
 	User     string
 	Database string
+	// attached is set when the connection is the caller's (Attach).
+	attached bool
 }
 
 // ServerMajor is the major version (15 for 150004), which fixes are written for.
@@ -55,18 +57,39 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 		conn: conn, trips: trips, scrub: scrub, timeout: cfg.timeout(),
 		Host: cc.Host, Port: cc.Port, User: cc.User, Database: cc.Database,
 	}
-	s.ServerVersion, err = serverVersion(conn.PgConn())
+	if err := s.start(ctx); err != nil {
+		conn.Close(context.Background())
+		return nil, err
+	}
+	return s, nil
+}
+
+// Attach starts the read-only transaction on a connection the caller
+// already holds (a Go test library's pool session) instead of opening one.
+// Close then ends the transaction and leaves the connection open.
+func Attach(ctx context.Context, conn *pgx.Conn, timeout time.Duration) (*Session, error) {
+	cc := conn.Config()
+	s := &Session{
+		conn: conn, trips: &tripCounter{}, scrub: newScrubber("", cc.Password), timeout: Config{Timeout: timeout}.timeout(),
+		Host: cc.Host, Port: cc.Port, User: cc.User, Database: cc.Database, attached: true,
+	}
+	if err := s.start(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// start checks the server's version and opens the transaction.
+func (s *Session) start(ctx context.Context) error {
+	var err error
+	s.ServerVersion, err = serverVersion(s.conn.PgConn())
 	if err == nil && s.ServerVersion < MinServerVersion {
 		err = fmt.Errorf("PostgreSQL %d.%d is not supported (12 or later is needed)", s.ServerMajor(), s.ServerVersion%10000)
 	}
 	if err == nil {
 		err = s.begin(ctx)
 	}
-	if err != nil {
-		conn.Close(context.Background())
-		return nil, err
-	}
-	return s, nil
+	return err
 }
 
 // begin opens the transaction everything else runs in. The timeouts are
@@ -85,10 +108,13 @@ func (s *Session) begin(ctx context.Context) error {
 }
 
 // Close ends the transaction (nothing was written, so it rolls back) and the
-// connection.
+// connection, unless the connection was the caller's (Attach).
 func (s *Session) Close(ctx context.Context) error {
 	_, err := s.conn.Exec(ctx, "ROLLBACK", pgx.QueryExecModeSimpleProtocol)
-	cerr := s.conn.Close(ctx)
+	var cerr error
+	if !s.attached {
+		cerr = s.conn.Close(ctx)
+	}
 	if err != nil {
 		return s.queryError("ending the transaction", err)
 	}

@@ -9,19 +9,21 @@ import (
 	"time"
 )
 
-// Causes named by verdicts. Their wording is part of the interface (RACE.md):
-// a CI log line must tell the reader where to look.
+// Causes named by verdicts, in Verdict.Cause. Their wording is part of the
+// interface (RACE.md): a CI log line must tell the reader where to look. A
+// caller that words causes its own way (a Go test library names its
+// options, not flags) compares Cause with these.
 const (
-	brokenCause = "Usual causes: a read-then-write claim, or a unique constraint that is " +
+	CauseBroken = "Usual causes: a read-then-write claim, or a unique constraint that is " +
 		"missing or has a nullable key part (run `idemcheck inspect` on the table)."
-	sequentialCause = "Usual causes: no gate on this route, a gate that does not read this key, " +
+	CauseSequential = "Usual causes: no gate on this route, a gate that does not read this key, " +
 		"or a claim whose unique constraint is missing or has a nullable key part (run `idemcheck inspect` on the table)."
-	refusedCause = "Usual causes: a slot held by an earlier attempt (a failed attempt " +
+	CauseRefused = "Usual causes: a slot held by an earlier attempt (a failed attempt " +
 		"must release its slot, never leave an \"error\" row in it), a key reused across rounds, " +
 		"or a claim type or route that is not registered."
-	inconclusiveCause = "Errors, timeouts and spreads wider than the race window say nothing " +
+	CauseInconclusive = "Errors, timeouts and spreads wider than the race window say nothing " +
 		"about the gate; fix the target or widen --window and run again."
-	settleCause = "Settle it with an effect oracle that counts the effect per key " +
+	CauseSettle = "Settle it with an effect oracle that counts the effect per key " +
 		"(--effect-sql, --effect-url or --effect-cmd), or a replay marker the server sets on " +
 		"replays (--replay-header, default Idempotent-Replayed: true)."
 )
@@ -38,17 +40,17 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 			Status: Broken,
 			Sentence: fmt.Sprintf("the calibration retry ran the effect again: %s was %d for one key sent twice in sequence (%s)",
 				cal.oracle, *cal.Effects, cal.Key),
-			Cause: sequentialCause,
+			Cause: CauseSequential,
 		}
 	}
 	if len(rounds) == 0 {
-		return Verdict{Status: Inconclusive, Sentence: "no round completed", Cause: inconclusiveCause}
+		return Verdict{Status: Inconclusive, Sentence: "no round completed", Cause: CauseInconclusive}
 	}
 	if r := worstBroken(rounds); r != nil {
 		return Verdict{
 			Status:     Broken,
 			Sentence:   fmt.Sprintf("%d wins in round %d (%s): the claim is a read-then-write or its unique index has a hole", r.Wins(), r.Index, r.evidence()),
-			Cause:      brokenCause,
+			Cause:      CauseBroken,
 			Detail:     fmt.Sprintf("%d of %d rounds had more than one win.", countRounds(rounds, func(r *Round) bool { return r.Wins() > 1 }), len(rounds)),
 			WorstRound: r.Index,
 		}
@@ -69,7 +71,7 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 			return Verdict{
 				Status:     Inconclusive,
 				Sentence:   fmt.Sprintf("inconclusive: round %d %s", r.Index, reason),
-				Cause:      inconclusiveCause,
+				Cause:      CauseInconclusive,
 				Detail:     fmt.Sprintf("%d of %d rounds could not be judged.", countRounds(rounds, undecided), len(rounds)),
 				WorstRound: r.Index,
 			}
@@ -81,7 +83,7 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 			Status: Inconclusive,
 			Sentence: fmt.Sprintf("%d of %d rounds are unresolved; round %d had %s",
 				n, len(rounds), first.Index, first.Evidence),
-			Cause:      settleCause,
+			Cause:      CauseSettle,
 			WorstRound: first.Index,
 		}
 	}
@@ -90,7 +92,7 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 			Status: Inconclusive,
 			Sentence: fmt.Sprintf("every round had exactly one win, but the calibration retry is unresolved: it got %s, "+
 				"so whether it ran the effect again cannot be told", cal.retryWords()),
-			Cause: settleCause,
+			Cause: CauseSettle,
 		}
 	}
 	return Verdict{
@@ -146,7 +148,7 @@ func refusedVerdict(r *Round) Verdict {
 	return Verdict{
 		Status:     Broken,
 		Sentence:   fmt.Sprintf("no win in round %d (%s): every request was refused, the gate refused even the first claim", r.Index, r.evidence()),
-		Cause:      refusedCause,
+		Cause:      CauseRefused,
 		WorstRound: r.Index,
 	}
 }

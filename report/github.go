@@ -44,10 +44,13 @@ func GitHub(w io.Writer, doc *Document) error {
 	if c.Infos > 0 {
 		infos += " (" + c.infoRules() + ")"
 	}
-	t.printf("idemcheck: %s, %s, %s, %d suppressed, %s in %s (%s)\n",
+	line := fmt.Sprintf("idemcheck: %s, %s, %s, %d suppressed, %s in %s",
 		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, c.Suppressed,
-		plural(c.InputErrors, "input error", "input errors"), plural(doc.Summary.Files, "file", "files"),
-		plural(doc.Summary.Statements, "statement", "statements"))
+		plural(c.InputErrors, "input error", "input errors"), whatWasRead(doc))
+	if doc.Summary.Unchanged > 0 {
+		line += ", " + unchangedWords(doc.Summary.Unchanged)
+	}
+	t.printf("%s\n", line)
 	return t.err
 }
 

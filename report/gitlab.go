@@ -29,9 +29,9 @@ type gitlabLines struct {
 }
 
 // GitLab writes doc as a GitLab Code Quality report. Suppressed findings are
-// left out (the format has no way to mark them); the fingerprint is the rule
-// and the object, so a finding keeps its identity across runs and merge
-// requests even when lines move.
+// left out (the format has no way to mark them); the fingerprint is the
+// finding's own (rule, object and key parts), so a finding keeps its
+// identity across runs and merge requests even when lines move.
 // Paths are made relative to the repository root as GitLab wants, with
 // opts.Root and opts.Prefix as in SARIF (opts.Rules is not used).
 func GitLab(w io.Writer, doc *Document, opts SARIFOptions) error {
@@ -50,7 +50,7 @@ func GitLab(w io.Writer, doc *Document, opts SARIFOptions) error {
 		issues = append(issues, gitlabIssue{
 			Description: f.Rule + ": " + f.Message,
 			CheckName:   f.Rule,
-			Fingerprint: Fingerprint(f),
+			Fingerprint: f.Fingerprint(),
 			Severity:    gitlabSeverity(f.Severity),
 			Location:    loc,
 		})

@@ -110,9 +110,11 @@ type jsonSummary struct {
 	Infos             int            `json:"info"`
 	InfoByRule        map[string]int `json:"info_by_rule"`
 	Suppressed        int            `json:"suppressed"`
+	Baselined         int            `json:"baselined"`
 	NotShown          int            `json:"not_shown"`
 	InputErrors       int            `json:"input_errors"`
 	Notes             int            `json:"notes"`
+	Unchanged         int            `json:"unchanged"`
 	ElapsedSeconds    float64        `json:"elapsed_seconds"`
 }
 
@@ -161,7 +163,7 @@ func summaryJSON(doc *Document) jsonSummary {
 		SkippedFiles: doc.Summary.SkippedFiles, SkippedStatements: doc.Summary.SkippedStatements,
 		Tables: doc.Summary.Tables, RoundTrips: doc.Summary.RoundTrips,
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, InfoByRule: c.InfoByRule, Suppressed: c.Suppressed,
-		NotShown:    c.NotShown,
+		Baselined: c.Baselined, NotShown: c.NotShown, Unchanged: doc.Summary.Unchanged,
 		InputErrors: c.InputErrors, Notes: c.Notes,
 		ElapsedSeconds: doc.Summary.Elapsed.Seconds(),
 	}

@@ -82,6 +82,9 @@ type Summary struct {
 	Tables     int
 	RoundTrips int
 	Elapsed    time.Duration
+	// Unchanged counts the findings left out because none of their
+	// locations is in a file the change touched (lint --new-from-rev).
+	Unchanged int
 }
 
 // Counts are the tallies a report derives from a document: findings per
@@ -92,11 +95,17 @@ type Counts struct {
 	// optional names has forty, and the summary says whose they are.
 	InfoByRule map[string]int
 	Suppressed int
+	// Baselined are the suppressed findings a baseline lists (lint and
+	// inspect --baseline), counted apart in the summary.
+	Baselined int
 	// NotShown counts the findings --min-severity leaves out of the output
 	// (suppressed ones apart); they are in the tallies above.
 	NotShown           int
 	InputErrors, Notes int
 }
+
+// SuppressBaseline is the Suppression.Kind of a finding a baseline lists.
+const SuppressBaseline = "baseline"
 
 // Count tallies doc's findings and diagnostics.
 func Count(doc *Document) Counts {
@@ -105,6 +114,9 @@ func Count(doc *Document) Counts {
 		switch {
 		case f.Suppressed != nil:
 			c.Suppressed++
+			if f.Suppressed.Kind == SuppressBaseline {
+				c.Baselined++
+			}
 			continue
 		case f.Severity == audit.Error:
 			c.Errors++

@@ -231,6 +231,12 @@ func TestSummaryLine(t *testing.T) {
 	if got := SummaryLine(one, false); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	doc.MinSeverity = audit.Info
+	doc.Summary.Unchanged = 37
+	want = "3 errors, 1 warning, 4 info (optional-unique 3, unused-ignore 1) in 212 files (1,840 statements), 37 findings in unchanged files not shown — 0.21 s"
+	if got := SummaryLine(doc, false); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
 
 func TestThousands(t *testing.T) {

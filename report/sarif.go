@@ -1,7 +1,6 @@
 package report
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -254,7 +253,7 @@ func (s sarifWriter) result(f audit.Finding, ruleIndex int) sarifResult {
 		Level:               sarifLevel(f.Severity),
 		Message:             sarifMessage{Text: sentence(f.Message)},
 		Locations:           []sarifLocation{s.primaryLocation(f)},
-		PartialFingerprints: map[string]string{fingerprintKey: Fingerprint(f)},
+		PartialFingerprints: map[string]string{fingerprintKey: f.Fingerprint()},
 	}
 	for i, r := range f.Related {
 		if r.Pos.IsZero() {
@@ -270,7 +269,7 @@ func (s sarifWriter) result(f audit.Finding, ruleIndex int) sarifResult {
 	}
 	if sup := f.Suppressed; sup != nil {
 		kind := "inSource"
-		if sup.Kind == "config" {
+		if sup.Kind == "config" || sup.Kind == SuppressBaseline {
 			kind = "external"
 		}
 		ss := sarifSuppression{Kind: kind, Status: "accepted", Justification: sup.Reason}
@@ -405,18 +404,6 @@ func sarifLevel(s audit.Severity) string {
 		return "warning"
 	}
 	return "note"
-}
-
-// Fingerprint identifies a finding across runs: the rule and the object, not
-// the line, so that an unrelated edit above it does not make it new. A
-// finding without an object falls back to its file.
-func Fingerprint(f audit.Finding) string {
-	key := f.Object
-	if key == "" {
-		key = f.Pos.File + ":" + f.Message
-	}
-	sum := sha256.Sum256([]byte(f.Rule + "\x00" + key))
-	return hex.EncodeToString(sum[:16])
 }
 
 // numericVersion is the version as SARIF wants it, starting with a digit

@@ -118,20 +118,6 @@ func TestSARIFContent(t *testing.T) {
 	}
 }
 
-func TestFingerprintIgnoresLines(t *testing.T) {
-	f := sampleDocument().Findings[0]
-	moved := f
-	moved.Pos.Line += 40
-	if Fingerprint(f) != Fingerprint(moved) {
-		t.Error("the fingerprint changed when the finding moved down")
-	}
-	other := f
-	other.Rule = "optional-unique"
-	if Fingerprint(f) == Fingerprint(other) {
-		t.Error("two rules on one object share a fingerprint")
-	}
-}
-
 func TestSARIFAbsolutePaths(t *testing.T) {
 	s := sarifWriter{prefix: "sub", root: "/home/ci/repo"}
 	cases := map[string]sarifArtifactLocation{

@@ -250,22 +250,12 @@ func visibleLen(s string) int {
 func SummaryLine(doc *Document, verbose bool) string {
 	c := Count(doc)
 	var b strings.Builder
-	read := plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
-	if n := doc.Summary.SkippedFiles; n > 0 {
-		read += ", " + plural(n, "file", "files") + " skipped"
-	}
-	if n := doc.Summary.SkippedStatements; n > 0 {
-		read += ", " + plural(n, "statement", "statements") + " skipped"
-	}
-	if doc.Summary.Live {
-		read = plural(doc.Summary.Tables, "table", "tables") + " (" + plural(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
-	}
 	infos := plural(c.Infos, "info", "info")
 	if c.Infos > 0 {
 		infos += " (" + c.infoRules() + ")"
 	}
 	fmt.Fprintf(&b, "%s, %s, %s in %s",
-		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, read)
+		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, whatWasRead(doc))
 	if c.NotShown > 0 {
 		fmt.Fprintf(&b, ", %s below --min-severity %s not shown", thousands(c.NotShown), doc.MinSeverity)
 	}
@@ -278,11 +268,39 @@ func SummaryLine(doc *Document, verbose bool) string {
 			b.WriteString(" (-v to show)")
 		}
 	}
-	if c.Suppressed > 0 {
-		fmt.Fprintf(&b, ", %d suppressed", c.Suppressed)
+	if n := c.Suppressed - c.Baselined; n > 0 {
+		fmt.Fprintf(&b, ", %d suppressed", n)
+	}
+	if c.Baselined > 0 {
+		fmt.Fprintf(&b, ", %d in the baseline", c.Baselined)
+	}
+	if doc.Summary.Unchanged > 0 {
+		fmt.Fprintf(&b, ", %s", unchangedWords(doc.Summary.Unchanged))
 	}
 	fmt.Fprintf(&b, " — %.2f s", doc.Summary.Elapsed.Seconds())
 	return b.String()
+}
+
+// whatWasRead is "212 files (1,840 statements)", with the files and
+// statements skipped when there are any, or for a live database "14 tables
+// (2 round trips)".
+func whatWasRead(doc *Document) string {
+	if doc.Summary.Live {
+		return plural(doc.Summary.Tables, "table", "tables") + " (" + plural(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
+	}
+	read := plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
+	if n := doc.Summary.SkippedFiles; n > 0 {
+		read += ", " + plural(n, "file", "files") + " skipped"
+	}
+	if n := doc.Summary.SkippedStatements; n > 0 {
+		read += ", " + plural(n, "statement", "statements") + " skipped"
+	}
+	return read
+}
+
+// unchangedWords counts the findings --new-from-rev left out.
+func unchangedWords(n int) string {
+	return plural(n, "finding", "findings") + " in unchanged files not shown"
 }
 
 // plural writes n with thousands separators and the right noun.

@@ -190,7 +190,7 @@ func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh, cas
 		var checks []*catalog.Check
 		for _, ck := range target.Checks {
 			if contains(catalog.ColumnsOf(ck.Expr), name) {
-				r.record(catalog.ChangeDropConstraint, target, ck.Name, "", nil)
+				r.recordCheckDrop(target, ck)
 				continue
 			}
 			checks = append(checks, ck)
@@ -243,6 +243,14 @@ func (r *Replayer) recordIndexDrop(t *catalog.Table, ix *catalog.Index) {
 		kind = catalog.ChangeDropConstraint
 	}
 	r.record(kind, t, ix.Name, "", ix)
+}
+
+// recordCheckDrop records a dropped CHECK with a copy of it: a rule may ask
+// whether it was what kept a key part from being NULL.
+func (r *Replayer) recordCheckDrop(t *catalog.Table, ck *catalog.Check) {
+	r.record(catalog.ChangeDropConstraint, t, ck.Name, "", nil)
+	cp := *ck
+	r.cat.Changes[len(r.cat.Changes)-1].Check = &cp
 }
 
 func removeColumn(cols []*catalog.Column, name string) []*catalog.Column {
@@ -352,7 +360,7 @@ func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool)
 	for i, ck := range t.Checks {
 		if ck.Name == name {
 			t.Checks = append(t.Checks[:i:i], t.Checks[i+1:]...)
-			r.record(catalog.ChangeDropConstraint, t, name, "", nil)
+			r.recordCheckDrop(t, ck)
 			return
 		}
 	}

@@ -128,8 +128,14 @@ func requiredFix(model *Model, cols []string, f audit.Fix) (audit.Fix, bool) {
 		edits = append(edits, fmt.Sprintf("  %s %s // was %s %s? (line %d)", field.Name, field.Type, field.Name, field.Type, field.Pos.Line))
 	}
 	name := migrationName(model.Table, cols, ddl.NotNull)
-	sql := fmt.Sprintf("// prisma/schema.prisma, model %s:\n%s\n// then: npx prisma migrate dev --name %s",
-		model.Name, strings.Join(edits, "\n"), name)
+	// The file the model is in: schema.prisma, or one file of a multi-file
+	// schema (prisma/models/charge.prisma).
+	file := "prisma/schema.prisma"
+	if f := model.Fields[cols[0]]; f != nil && f.Pos.File != "" {
+		file = f.Pos.File
+	}
+	sql := fmt.Sprintf("// %s, model %s:\n%s\n// then: npx prisma migrate dev --name %s",
+		file, model.Name, strings.Join(edits, "\n"), name)
 	return audit.Fix{
 		Title: "Prisma: make " + strings.Join(names, " and ") + " required",
 		SQL:   sql,

@@ -3,6 +3,7 @@ package rails
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/frameworks/internal/ddl"
@@ -322,7 +323,7 @@ func (r *reader) addForeignKey(c call) {
 	} else {
 		cols = []string{singular(strings.TrimPrefix(to[strings.LastIndex(to, ".")+1:], "")) + "_id"}
 		if info := r.tables[from]; info != nil && !info.columns[cols[0]] {
-			r.note(c.off, "add_foreign_key %s, %s: Rails would use the column %s, which %s does not have (idemcheck's singular of %s may differ from Rails'); skipped",
+			r.note(c.off, "add_foreign_key %s, %s: Rails would use the column %s, which %s does not have (Rails' default inflections; the app's own may singularize %s otherwise); skipped",
 				from, to, cols[0], from, to)
 			return
 		}
@@ -354,20 +355,73 @@ func (r *reader) addForeignKey(c call) {
 	r.emit(b)
 }
 
-// singular undoes the common English plurals, enough for table names;
-// Rails' inflector knows more, and a miss is reported, not guessed.
+// singular is ActiveSupport's singularize with Rails' default inflections,
+// which decide the column add_foreign_key infers from a table name: the
+// irregular and uncountable words first, then the suffix rules, the most
+// specific first. An app's own inflections can differ; a column that does
+// not exist is then reported, not guessed.
 func singular(s string) string {
-	switch {
-	case strings.HasSuffix(s, "ies"):
-		return strings.TrimSuffix(s, "ies") + "y"
-	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "ches"), strings.HasSuffix(s, "shes"), strings.HasSuffix(s, "xes"):
-		return strings.TrimSuffix(s, "es")
-	case strings.HasSuffix(s, "ss"):
+	lower := strings.ToLower(s)
+	if uncountable[lower] { // user_species is not: "_" joins words
 		return s
-	case strings.HasSuffix(s, "s"):
-		return strings.TrimSuffix(s, "s")
+	}
+	for _, r := range singularRules {
+		if m := r.re.FindStringSubmatchIndex(lower); m != nil {
+			out := r.re.ExpandString(nil, r.repl, lower, m)
+			return s[:m[0]] + string(out) // the part before the match keeps its case
+		}
 	}
 	return s
+}
+
+var uncountable = map[string]bool{
+	"equipment": true, "information": true, "rice": true, "money": true, "species": true,
+	"series": true, "fish": true, "sheep": true, "jeans": true, "police": true,
+}
+
+type singularRule struct {
+	re   *regexp.Regexp
+	repl string
+}
+
+func rule(re, repl string) singularRule { return singularRule{regexp.MustCompile(re), repl} }
+
+var singularRules = []singularRule{
+	// Irregular words, at the end of the name (salespeople, grandchildren).
+	rule(`(p)eople$`, "${1}erson"),
+	rule(`(m)en$`, "${1}an"),
+	rule(`(c)hildren$`, "${1}hild"),
+	rule(`(s)exes$`, "${1}ex"),
+	rule(`(m)oves$`, "${1}ove"),
+	rule(`(z)ombies$`, "${1}ombie"),
+	// Suffix rules.
+	rule(`(database)s$`, "${1}"),
+	rule(`(quiz)zes$`, "${1}"),
+	rule(`(matr)ices$`, "${1}ix"),
+	rule(`(vert|ind)ices$`, "${1}ex"),
+	rule(`^(ox)en`, "${1}"),
+	rule(`(alias|status)(es)?$`, "${1}"),
+	rule(`(octop|vir)(us|i)$`, "${1}us"),
+	rule(`^(a)x[ie]s$`, "${1}xis"),
+	rule(`(cris|test)(is|es)$`, "${1}is"),
+	rule(`(shoe)s$`, "${1}"),
+	rule(`(o)es$`, "${1}"),
+	rule(`(bus)(es)?$`, "${1}"),
+	rule(`^(m|l)ice$`, "${1}ouse"),
+	rule(`(x|ch|ss|sh)es$`, "${1}"),
+	rule(`(m)ovies$`, "${1}ovie"),
+	rule(`(s)eries$`, "${1}eries"),
+	rule(`([^aeiouy]|qu)ies$`, "${1}y"),
+	rule(`([lr])ves$`, "${1}f"),
+	rule(`(tive)s$`, "${1}"),
+	rule(`(hive)s$`, "${1}"),
+	rule(`([^f])ves$`, "${1}fe"),
+	rule(`(^analy)(sis|ses)$`, "${1}sis"),
+	rule(`((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)(sis|ses)$`, "${1}sis"),
+	rule(`([ti])a$`, "${1}um"),
+	rule(`(n)ews$`, "${1}ews"),
+	rule(`(ss)$`, "${1}"),
+	rule(`s$`, ""),
 }
 
 // validateConstraint is validate_check_constraint :table, name: (Rails 6.1)

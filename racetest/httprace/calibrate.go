@@ -11,7 +11,7 @@ import (
 // calibrate runs the calibration for p over the protocol sync speaks. An
 // error means the target could not be reached at all.
 func calibrate(ctx context.Context, p *Probe, sync string) (*racetest.Calibration, error) {
-	v := racetest.NewRoundValues(p.RunID+"-calibration", 0)
+	v := p.values(p.RunID+"-calibration", 0)
 	c := &racetest.Calibration{Key: v.Key}
 	req, err := renderRequest(p, v)
 	if err != nil {

@@ -88,8 +88,7 @@ func (c *conformer) send(ctx context.Context, v racetest.RoundValues, body *stri
 	if dropKey {
 		kept := r.header[:0:0]
 		for i, h := range r.header {
-			tmpl := string(c.p.Header[i].Value)
-			if !strings.Contains(tmpl, "{{key}}") && !strings.Contains(tmpl, "{{uuid}}") {
+			if !carriesKey(&c.p, i, h, v) {
 				kept = append(kept, h)
 			}
 		}
@@ -102,6 +101,17 @@ func (c *conformer) send(ctx context.Context, v racetest.RoundValues, body *stri
 	return resp, showRequest(r, c.p.Secrets)
 }
 
+// carriesKey reports whether header i of a request rendered with v
+// carries the round's key: its template names {{key}} or {{uuid}}, or,
+// for a built request, its value holds the key.
+func carriesKey(p *Probe, i int, h Header, v racetest.RoundValues) bool {
+	if p.Build != nil {
+		return strings.Contains(string(h.Value), v.Key) || strings.Contains(string(h.Value), v.UUID)
+	}
+	tmpl := string(p.Header[i].Value)
+	return strings.Contains(tmpl, "{{key}}") || strings.Contains(tmpl, "{{uuid}}")
+}
+
 func (c *conformer) show(r racetest.Response) string { return racetest.ShowResponse(r, c.p.Marker) }
 
 func (c *conformer) won(r racetest.Response) bool {
@@ -109,7 +119,7 @@ func (c *conformer) won(r racetest.Response) bool {
 }
 
 func (c *conformer) fresh(tag string) racetest.RoundValues {
-	return racetest.NewRoundValues(c.p.RunID+"-"+tag, 0)
+	return c.p.values(c.p.RunID+"-"+tag, 0)
 }
 
 // count reads the oracle for v; ok is false without an oracle or when it

@@ -68,6 +68,16 @@ type Probe struct {
 	Secrets []string
 	// RunID makes keys unique across runs; empty means a random one.
 	RunID string
+	// UUIDKeys makes each round's key ({{key}}, and what an oracle counts
+	// by) the round's random UUID instead of idemcheck-RUN-ROUND, for
+	// servers that insist on UUID keys and uuid columns that store them.
+	UUIDKeys bool
+	// Build, when set, makes every request (the rounds', the
+	// calibration's, the conformance checks') from its round's values
+	// instead of rendering Method, URL, Header and Body: a Go caller
+	// builds it in code, with the key wherever the API wants it. URL still
+	// names the target: its scheme and host choose the protocol.
+	Build func(v racetest.RoundValues) (*http.Request, error)
 
 	// contentTypeNote says which Content-Type Defaults chose for the body.
 	contentTypeNote string
@@ -192,7 +202,7 @@ func (r *httpRun) Round(ctx context.Context, i int) (racetest.Round, []string, e
 // runRound renders the request, counts the effect around the burst and
 // classifies what came back.
 func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, []string, error) {
-	vals := racetest.NewRoundValues(p.RunID, i)
+	vals := p.values(p.RunID, i)
 	req, err := renderRequest(p, vals)
 	if err != nil {
 		return racetest.Round{}, nil, err
@@ -250,6 +260,9 @@ type request struct {
 }
 
 func renderRequest(p *Probe, v racetest.RoundValues) (request, error) {
+	if p.Build != nil {
+		return buildRequest(p, v)
+	}
 	t, err := parseTarget(p.URL.Render(v))
 	if err != nil {
 		return request{}, err

@@ -52,6 +52,11 @@ type Probe struct {
 	Window time.Duration
 	Force  bool
 	RunID  string
+	// Sessions, when set, are the sessions the probe runs on instead of
+	// connecting to DSN: N+1 of them, the first the coordinator, from a Go
+	// caller's pool. The probe leaves them open, outside any transaction
+	// and holding no advisory lock; the caller gives them back.
+	Sessions []*pgx.Conn
 	// UniqueKeys reads a table's unique indexes for the diagnosis of a
 	// broken round; nil means no diagnosis. The caller wires it to the live
 	// catalog reader, so this package stays free of it.
@@ -187,6 +192,8 @@ type sqlRun struct {
 	lockKey        int64
 	keyHi, keyLo   int64
 	lockTimeoutArg string
+	// borrowed is set when the sessions are the caller's (Probe.Sessions).
+	borrowed bool
 	// diagnosis names the unique index that should have refused, from the
 	// first round with more than one win.
 	diagnosis []string
@@ -208,6 +215,9 @@ func (r *sqlRun) Round(ctx context.Context, i int) (racetest.Round, []string, er
 }
 
 func openSQLRun(ctx context.Context, p *Probe, st Statement) (*sqlRun, error) {
+	if p.Sessions != nil {
+		return borrowSQLRun(ctx, p, st)
+	}
 	cfg, err := pgx.ParseConfig(p.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the connection settings cannot be read", racetest.ErrNoConnection)
@@ -245,6 +255,10 @@ func (r *sqlRun) connect(ctx context.Context, cfg *pgx.ConnConfig) (*pgx.Conn, e
 
 func (r *sqlRun) close() {
 	ctx := context.Background()
+	if r.borrowed {
+		r.giveBack(ctx)
+		return
+	}
 	for _, c := range append([]*pgx.Conn{r.coord}, r.workers...) {
 		if c != nil {
 			c.Close(ctx)

@@ -115,6 +115,11 @@ end
 
 case ARGV[0]
 when "load"
+  # An app's own inflections (config/initializers/inflections.rb) decide the
+  # column add_foreign_key infers; a real schema may come with them, as
+  # NAME.inflections.rb beside NAME_schema.rb.
+  inflections = ARGV[1].sub(/_?schema\.rb\z/, "") + ".inflections.rb"
+  load inflections if inflections != ARGV[1] && File.exist?(inflections)
   ActiveRecord::Base.establish_connection(ARGV[2])
   load ARGV[1]
 when "structure"

@@ -46,8 +46,8 @@ CREATE TABLE users (
     id bigint PRIMARY KEY,
     email text NOT NULL
 );
-CREATE UNIQUE INDEX users_email ON users (email); -- want: optional-unique "email may be NULL"
-ALTER TABLE users ALTER COLUMN email DROP NOT NULL;
+CREATE UNIQUE INDEX users_email ON users (email);
+ALTER TABLE users ALTER COLUMN email DROP NOT NULL; -- want: optional-unique "email may be NULL"
 
 -- Silent: the dropped NOT NULL is on a column no unique index uses.
 CREATE TABLE notes (

@@ -1,6 +1,6 @@
 -- A generated column holds its expression's value: proved never NULL when
 -- the expression is, on both lint and inspect. The two that may be NULL are
--- the row's own optional keys under account_id: unique when present.
+-- only scoped by account_id, so they read as unique when present.
 CREATE TABLE identities (
     account_id bigint NOT NULL,
     data jsonb NOT NULL,

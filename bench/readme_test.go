@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The README's performance table is what printTable writes: the same rows,
+// in the same order, between the markers -readme replaces. A row added to
+// the bench shows up here until the README is written again by a run.
+func TestReadmeTableIsTheBenchTable(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), readmeStart)
+	table, _, ok2 := strings.Cut(after, readmeEnd)
+	if !ok || !ok2 {
+		t.Fatalf("README.md has no %q ... %q block", readmeStart, readmeEnd)
+	}
+	results := []*lintResult{
+		{corpus: &corpus{Title: "S: schema dump", Files: []string{"s.sql"}}, lint: time.Second, parse: time.Second, psql: time.Second},
+		{corpus: &corpus{Title: "L: migrations", Files: []string{"1.sql"}}, lint: time.Second, parse: time.Second, psql: time.Second},
+	}
+	var want bytes.Buffer
+	printTable(&want, "any", results, &inspectResult{wall: time.Second, bare: time.Second, roundTrips: 2})
+	if got, wantLabels := labels(table), labels(want.String()); strings.Join(got, "\n") != strings.Join(wantLabels, "\n") {
+		t.Errorf("README.md's table has the rows\n  %s\nbench writes\n  %s\nrun go run ./bench -readme README.md",
+			strings.Join(got, "\n  "), strings.Join(wantLabels, "\n  "))
+	}
+	if n := strings.Count(table, "Machine: "); n != 1 {
+		t.Errorf("the README's table block names %d machines, want the one run's", n)
+	}
+}
+
+// labels are the first cells of a Markdown table's rows.
+func labels(table string) []string {
+	var out []string
+	for _, line := range strings.Split(table, "\n") {
+		if cells := strings.Split(line, "|"); strings.HasPrefix(line, "|") && len(cells) > 2 {
+			out = append(out, strings.TrimSpace(cells[1]))
+		}
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package idemtest
+
+import "github.com/idemcheck/idemcheck/idemtest/internal/core"
+
+// Verdict is what a race concluded about the gate.
+type Verdict string
+
+const (
+	// Holds: exactly one request performed the effect in every round.
+	Holds Verdict = "holds"
+	// Broken: more than one request performed the effect in a round (or
+	// a retry of a finished key ran it again), or every request of a
+	// round was refused.
+	Broken Verdict = "broken"
+	// Inconclusive: the evidence cannot tell, or the race could not run.
+	Inconclusive Verdict = "inconclusive"
+)
+
+// Result is what a race found, returned for further assertions.
+type Result struct {
+	// Verdict is Holds, Broken or Inconclusive.
+	Verdict Verdict
+	// Message is the sentence the test passed, failed or skipped with.
+	Message string
+	// Rounds are the rounds that ran, in order.
+	Rounds []Round
+	// Report is the race's full report as `idemcheck race` prints it (the
+	// calibration, the worst round, the verdict and its cause); the
+	// test's log shows it when the test does not pass.
+	Report string
+}
+
+// Round is one burst of N identical requests sharing one key.
+type Round struct {
+	// Index counts rounds from 1.
+	Index int
+	// Key is the round's key: a fresh random UUID for HTTP races; for
+	// SQL claims, what {{key}} rendered to.
+	Key string
+	// Wins is how many requests performed the effect: the effect count
+	// when CountEffects counted it, otherwise the successes the evidence
+	// says were not replays.
+	Wins int
+	// Answers are what each request got: "201", "409", "timeout"; for a
+	// SQL claim "1 row", "no row" or a SQLSTATE such as "23505".
+	Answers []string
+}
+
+// fromOutcome turns what the shared core concluded into the public types.
+func fromOutcome(o core.Outcome) *Result {
+	res := &Result{Verdict: Verdict(o.Verdict), Message: o.Message, Report: o.Report}
+	for _, r := range o.Rounds {
+		res.Rounds = append(res.Rounds, Round(r))
+	}
+	return res
+}

@@ -1,0 +1,303 @@
+// Package truthcases is the race-evidence ground-truth suite as a table:
+// targets that count their own side effect per key (racetest/groundtruth,
+// and two third-party idempotency middlewares run as processes), each with
+// the verdict the probe must reach without an effect oracle and with one.
+// Two front ends run the same table: the CLI (cmd/race_truth_test.go) and
+// the Go test library (idemtest/groundtruth_test.go).
+//
+// It is test support: it imports testing, and a third-party target that
+// cannot start skips its case, except under CI=true, where that fails.
+package truthcases
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/groundtruth"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Setup are the tables the PostgreSQL targets need, for pgtest.NewDatabase.
+var Setup = []string{groundtruth.CreateCharges, groundtruth.CreateClaimsNullable, groundtruth.CreateClaimsNND}
+
+// Target is one running target.
+type Target struct {
+	// Handler is the target itself when it runs in this process (nil for
+	// a process); URL serves it either way.
+	Handler http.Handler
+	URL     string
+	// KeyHeader carries the key; KeyValue is its template for the CLI's
+	// -H ({{key}}, or {{uuid}} where the target insists on a UUID).
+	KeyHeader string
+	KeyValue  string
+	// EffectsURL is the count of a key for --effect-url, with KeyValue's
+	// template in it.
+	EffectsURL string
+	// Count is the target's own count of a key's effects.
+	Count func(ctx context.Context, key string) (int, error)
+	// Doubled is how many keys the target counted two or more effects for.
+	Doubled func() int
+}
+
+// Case is one target and the verdicts the probe must reach.
+type Case struct {
+	Name  string
+	Start func(t *testing.T) Target
+	// Without and With are the verdicts without an effect oracle and with
+	// the target's own count as one.
+	Without, With racetest.Status
+}
+
+// Cases are the targets, for a suite whose test is t (the Fiber target is
+// built once into its temporary directory) and whose PostgreSQL tables
+// (Setup) pool reaches.
+func Cases(t *testing.T, pool *pgxpool.Pool) []Case {
+	mem := func(h func() (http.Handler, groundtruth.Effects)) func(t *testing.T) Target {
+		return func(t *testing.T) Target { return startInProcess(t, h) }
+	}
+	procs := &processes{dir: t.TempDir()}
+	return []Case{
+		{"read-check-write, constant body", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.ReadCheckWrite{}
+			return g, g
+		}), racetest.Broken, racetest.Broken},
+		{"read-check-write, fresh id", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.ReadCheckWrite{FreshID: true}
+			return g, g
+		}), racetest.Broken, racetest.Broken},
+		{"PostgreSQL read-then-insert, no unique index", mem(func() (http.Handler, groundtruth.Effects) {
+			g := groundtruth.NewReadThenInsert(pool)
+			return g, g
+		}), racetest.Broken, racetest.Broken},
+		{"sound gate, 409 in flight, marked replays", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.Sound{Replay: groundtruth.Marked}
+			return g, g
+		}), racetest.Holds, racetest.Holds},
+		{"sound gate, waits, same bytes unmarked", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.Sound{Replay: groundtruth.SameBytes}
+			return g, g
+		}), racetest.Inconclusive, racetest.Holds},
+		{"sound gate, waits, re-rendered replay", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.Sound{Replay: groundtruth.Rerendered}
+			return g, g
+		}), racetest.Inconclusive, racetest.Holds},
+		{"in-flight lock only, a later retry runs again", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.InFlightOnly{}
+			return g, g
+		}), racetest.Inconclusive, racetest.Broken},
+		{"no dedupe", mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.NoDedupe{}
+			return g, g
+		}), racetest.Inconclusive, racetest.Broken},
+		{"ON CONFLICT DO NOTHING, nullable key part", mem(func() (http.Handler, groundtruth.Effects) {
+			g := groundtruth.NewOnConflictClaim(pool, "claims_nullable")
+			return g, g
+		}), racetest.Inconclusive, racetest.Broken},
+		{"ON CONFLICT DO NOTHING, NULLS NOT DISTINCT", mem(func() (http.Handler, groundtruth.Effects) {
+			g := groundtruth.NewOnConflictClaim(pool, "claims_nnd")
+			return g, g
+		}), racetest.Holds, racetest.Holds},
+		{"express-idempotency on Redis (npm)", procs.expressIdempotency, racetest.Inconclusive, racetest.Broken},
+		{"Fiber idempotency middleware (Go)", procs.fiberIdempotency, racetest.Inconclusive, racetest.Holds},
+	}
+}
+
+// startInProcess serves an in-process target for the test.
+func startInProcess(t *testing.T, h func() (http.Handler, groundtruth.Effects)) Target {
+	t.Helper()
+	handler, eff := h()
+	srv, err := groundtruth.Start(handler, eff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return Target{Handler: handler, URL: srv.URL, KeyHeader: groundtruth.KeyHeader, KeyValue: "{{key}}",
+		EffectsURL: srv.EffectsURL, Count: eff.Count,
+		Doubled: func() int {
+			n, err := eff.Doubled(context.Background())
+			if err != nil {
+				t.Fatalf("the target's own count: %v", err)
+			}
+			return n
+		}}
+}
+
+// Missing fails under CI=true and skips otherwise: third-party targets
+// never pass by skipping in CI.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf(format+" (CI needs it: .ci/run installs it)", args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// processes starts the third-party targets; what they need is prepared
+// once per suite.
+type processes struct {
+	dir       string // the suite's temporary directory
+	npmOnce   sync.Once
+	fiberOnce sync.Once
+	fiberBin  string
+	fiberErr  error
+}
+
+// testdata is the repository's testdata/race directory, found upwards from
+// the test's working directory.
+func testdata(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "testdata", "race")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// expressIdempotency runs testdata/race/node/express-idempotency-redis.js:
+// express-idempotency with its Redis adapter, on the local Redis.
+func (p *processes) expressIdempotency(t *testing.T) Target {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		Missing(t, "node is not installed")
+	}
+	redisURL := os.Getenv("REDIS_URL")
+	if redisURL == "" {
+		redisURL = "redis://127.0.0.1:6379"
+	}
+	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(redisURL, "redis://"), time.Second); err != nil {
+		Missing(t, "no Redis at %s: %v", redisURL, err)
+	} else {
+		c.Close()
+	}
+	dir := filepath.Join(testdata(t), "node")
+	installed := func() bool {
+		_, err := os.Stat(filepath.Join(dir, "node_modules", "express-idempotency-redis-adapter"))
+		return err == nil
+	}
+	p.npmOnce.Do(func() {
+		if installed() {
+			return
+		}
+		t.Logf("installing the npm packages of %s (npm ci)", dir)
+		if out, err := exec.Command("npm", "ci", "--silent", "--no-audit", "--no-fund", "--prefix", dir).CombinedOutput(); err != nil {
+			t.Logf("npm ci: %v\n%s", err, out)
+		}
+	})
+	if !installed() {
+		Missing(t, "the npm packages of %s are not installed (run npm ci --prefix %s)", dir, dir)
+	}
+	return startProcess(t, dir, []string{"REDIS_URL=" + redisURL}, "Idempotency-Key", "{{key}}", node, "express-idempotency-redis.js")
+}
+
+// fiberIdempotency builds and runs testdata/race/fiber, its own module:
+// Fiber's idempotency middleware with its defaults, whose key header is
+// X-Idempotency-Key and must be a 36-character UUID.
+func (p *processes) fiberIdempotency(t *testing.T) Target {
+	t.Helper()
+	p.fiberOnce.Do(func() {
+		p.fiberBin = filepath.Join(p.dir, "fiber")
+		cmd := exec.Command("go", "build", "-o", p.fiberBin, ".")
+		cmd.Dir = filepath.Join(testdata(t), "fiber")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			p.fiberErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if p.fiberErr != nil {
+		Missing(t, "building the Fiber target (its module is downloaded by .ci/run): %v", p.fiberErr)
+	}
+	return startProcess(t, "", nil, "X-Idempotency-Key", "{{uuid}}", p.fiberBin)
+}
+
+// startProcess runs argv in dir, reads the port it prints and returns a
+// target on it; the process is killed when the test ends.
+func startProcess(t *testing.T, dir string, env []string, keyHeader, keyValue string, argv ...string) Target {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &lockedWriter{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	port, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%s did not print its port: %v; stderr: %s", argv[0], err, stderr.String())
+	}
+	base := "http://127.0.0.1:" + strings.TrimSpace(port)
+	return Target{URL: base + "/charges", KeyHeader: keyHeader, KeyValue: keyValue,
+		EffectsURL: base + "/effects?key=" + keyValue,
+		Count: func(ctx context.Context, key string) (int, error) {
+			return getCount(ctx, base+"/effects?key="+key)
+		},
+		Doubled: func() int {
+			n, err := getCount(context.Background(), base+"/doubled")
+			if err != nil {
+				t.Fatalf("the target's own count: %v", err)
+			}
+			return n
+		}}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// getCount reads a bare count from url.
+func getCount(ctx context.Context, url string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0, fmt.Errorf("GET %s answered %q", url, b)
+	}
+	return n, nil
+}
