@@ -474,7 +474,6 @@ func bitsSet(m int) int {
 type namer struct {
 	schema *catalog.Schema
 	table  *catalog.Table
-	names  *nameIndex
 	taken  map[string]bool
 }
 
@@ -482,17 +481,13 @@ func newNamer(p *Pass, t *catalog.Table) *namer {
 	n := &namer{table: t, taken: map[string]bool{}}
 	if p != nil && p.Catalog != nil {
 		n.schema = p.Catalog.Schema(t.Schema)
-		n.names = p.names
 	}
 	return n
 }
 
 func (n *namer) relation(base, label string) string {
 	return n.pick(base, label, func(name string) bool {
-		switch {
-		case n.names != nil && n.schema != nil:
-			return n.names.relationExists(n.schema, name)
-		case n.schema != nil:
+		if n.schema != nil {
 			return n.schema.RelationExists(name)
 		}
 		return n.table.Index(name) != nil || name == n.table.Name
@@ -501,10 +496,7 @@ func (n *namer) relation(base, label string) string {
 
 func (n *namer) constraint(base, label string) string {
 	return n.pick(base, label, func(name string) bool {
-		switch {
-		case n.names != nil && n.schema != nil:
-			return n.names.constraintExists(n.schema, name)
-		case n.schema != nil:
+		if n.schema != nil {
 			return n.schema.ConstraintExists(name)
 		}
 		return n.table.Check(name) != nil

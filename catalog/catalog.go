@@ -181,47 +181,11 @@ type Schema struct {
 	// and identity columns), "" for a standalone sequence. They matter only
 	// because they take names in the same namespace as tables and indexes.
 	Sequences map[string]string
-}
 
-// RelationExists reports whether name is taken by a table, index or sequence in the
-// schema: PostgreSQL keeps both in one namespace (pg_class), which is what
-// generated index names must avoid.
-func (s *Schema) RelationExists(name string) bool {
-	if _, ok := s.Tables[name]; ok {
-		return true
-	}
-	if _, ok := s.Sequences[name]; ok {
-		return true
-	}
-	return s.Index(name) != nil
-}
-
-// Index finds an index of any table of the schema by name.
-func (s *Schema) Index(name string) *Index {
-	for _, t := range s.Tables {
-		for _, ix := range t.Indexes {
-			if ix.Name == name {
-				return ix
-			}
-		}
-	}
-	return nil
-}
-
-// ConstraintExists reports whether a constraint (check, foreign key or
-// index-backed) of any table in the schema already has name.
-func (s *Schema) ConstraintExists(name string) bool {
-	for _, t := range s.Tables {
-		if t.Check(name) != nil || t.ForeignKey(name) != nil {
-			return true
-		}
-		for _, ix := range t.Indexes {
-			if ix.Constraint == name {
-				return true
-			}
-		}
-	}
-	return false
+	// names maps the names of the schema's indexes and constraints,
+	// built on first use and kept by the methods that change the catalog
+	// (changes.go).
+	names *nameMap
 }
 
 // TableKind says what sort of relation a table is.

@@ -36,9 +36,6 @@ type Replayer struct {
 	// that were dropped, so a column re-added under that name without NOT
 	// NULL counts as having lost it.
 	droppedNotNull map[string]bool
-
-	// indexNames finds indexes by name without scanning every table.
-	indexNames indexNameCache
 }
 
 // NewReplayer returns a Replayer that changes cat.
@@ -147,11 +144,9 @@ func (r *Replayer) at(loc int32) catalog.Pos {
 
 // record appends one change to the catalog's history. Changes to a
 // materialized view stay out of it: the history is what rules about
-// tables read. The index name cache, which follows the history, is then
-// rebuilt from the catalog at its next use.
+// tables read.
 func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, oldName string, ix *catalog.Index) {
 	if t != nil && t.Kind == catalog.MaterializedView {
-		r.indexNames.built = false
 		return
 	}
 	c := catalog.Change{Kind: kind, Pos: r.pos, File: r.st.File, Object: object, OldName: oldName}
@@ -237,8 +232,8 @@ func (r *Replayer) findIndex(schema, name string) (*catalog.Table, *catalog.Inde
 		if s == nil {
 			continue
 		}
-		if t := r.indexTable(s, name); t != nil {
-			return t, t.Index(name)
+		if t, ix := s.FindIndex(name); ix != nil {
+			return t, ix
 		}
 	}
 	return nil, nil
