@@ -3,52 +3,27 @@ package inspect
 import (
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/wanttest"
 )
 
-// liveWant is one "-- want:" of a rule fixture: the rule and the regexp the
-// message must match. Lines do not count live: a live catalog has no files.
-type liveWant struct {
-	rule string
-	re   *regexp.Regexp
-}
-
-var (
-	liveWantComment = regexp.MustCompile(`-- want:(.*)$`)
-	liveWantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)(?:/(?:error|warning|info))?\s+"((?:[^"\\]|\\.)*)"`)
-)
-
-// fixtureWants reads the wants of one rule from a fixture file.
-func fixtureWants(t *testing.T, path, rule string) []liveWant {
+// fixtureWants reads the wants of one rule from a fixture file; the live
+// test checks that rule only.
+func fixtureWants(t *testing.T, path, rule string) []wanttest.Want {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []liveWant
-	for _, line := range strings.Split(string(src), "\n") {
-		m := liveWantComment.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		rest := m[1]
-		for strings.TrimSpace(rest) != "" {
-			item := liveWantItem.FindStringSubmatch(rest)
-			if item == nil {
-				t.Fatalf("%s: malformed want comment %q", path, rest)
-			}
-			if item[1] == rule {
-				out = append(out, liveWant{rule: rule, re: regexp.MustCompile(strings.ReplaceAll(item[2], `\"`, `"`))})
-			}
-			rest = rest[len(item[0]):]
-		}
+	wants, err := wanttest.Parse(path, string(src))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return slices.DeleteFunc(wants, func(w wanttest.Want) bool { return w.Rule != rule })
 }
 
 // TestLiveRulesMatchTheirFixtures applies each fixture of the rules that can
@@ -70,9 +45,8 @@ func TestLiveRulesMatchTheirFixtures(t *testing.T) {
 		}
 		for _, path := range files {
 			t.Run(id+"/"+filepath.Base(path), func(t *testing.T) {
-				wants := fixtureWants(t, path, id)
 				findings := inspectFixture(t, path, rule, 0)
-				checked += matchLive(t, wants, findings)
+				checked += matchLive(t, path, id, fixtureWants(t, path, id), findings)
 			})
 		}
 	}
@@ -97,31 +71,12 @@ func inspectFixture(t *testing.T, path string, rule *audit.Rule, major int) []au
 	return audit.Run(snap.Catalog, []*audit.Rule{rule}, audit.Options{PGVersion: s.ServerMajor(), Live: true})
 }
 
-// matchLive pairs each want with one finding and fails on the rest; it
-// returns how many findings matched.
-func matchLive(t *testing.T, wants []liveWant, findings []audit.Finding) int {
+// matchLive pairs each want of rule with one finding and fails on the rest;
+// it returns how many findings matched. Lines do not count live: a live
+// catalog has no files.
+func matchLive(t *testing.T, path, rule string, wants []wanttest.Want, findings []audit.Finding) int {
 	t.Helper()
-	used := make([]bool, len(findings))
-	matched := 0
-	for _, w := range wants {
-		found := false
-		for i, f := range findings {
-			if !used[i] && f.Rule == w.rule && w.re.MatchString(f.Message) {
-				used[i], found = true, true
-				matched++
-				break
-			}
-		}
-		if !found {
-			t.Errorf("live: no %s finding matching %q", w.rule, w.re)
-		}
-	}
-	for i, f := range findings {
-		if !used[i] {
-			t.Errorf("live: unexpected %s finding on %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
-	return matched
+	return wanttest.Check(t, path, wants, findings, wanttest.Options{AnyLine: true, Rules: func(id string) bool { return id == rule }})
 }
 
 // TestLiveNNDUnsupported: the live server's own version decides. The test
@@ -134,8 +89,8 @@ func TestLiveNNDUnsupported(t *testing.T) {
 	if fs := inspectFixture(t, path, rule, 0); len(fs) != 0 {
 		t.Errorf("a server that runs NULLS NOT DISTINCT reported: %s", fs[0].Message)
 	}
-	wants := fixtureWants(t, path, "nnd-unsupported")
-	if n := matchLive(t, wants, inspectFixture(t, path, rule, 14)); n != len(wants) || n == 0 {
+	wants := fixtureWants(t, path, rule.ID)
+	if n := matchLive(t, path, rule.ID, wants, inspectFixture(t, path, rule, 14)); n != len(wants) || n == 0 {
 		t.Errorf("matched %d of %d wants", n, len(wants))
 	}
 }
