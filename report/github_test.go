@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/golden"
 )
 
 func TestGitHubGolden(t *testing.T) {
@@ -13,7 +14,7 @@ func TestGitHubGolden(t *testing.T) {
 	if err := GitHub(&buf, sampleDocument()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "github.golden", buf.Bytes())
+	golden.Check(t, "testdata/github.golden", buf.Bytes())
 	if strings.Contains(buf.String(), "tags_owner_name") {
 		t.Error("a suppressed finding was annotated")
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/golden"
 )
 
 func TestGitLabGolden(t *testing.T) {
@@ -11,7 +13,7 @@ func TestGitLabGolden(t *testing.T) {
 	if err := GitLab(&buf, sampleDocument(), SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "gitlab.json.golden", buf.Bytes())
+	golden.Check(t, "testdata/gitlab.json.golden", buf.Bytes())
 	var issues []gitlabIssue
 	if err := json.Unmarshal(buf.Bytes(), &issues); err != nil {
 		t.Fatal(err)

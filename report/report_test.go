@@ -3,9 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,9 +12,8 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // sampleDocument is a hand-made run with one of everything the formats
 // print: findings of each severity, related positions, notes, several fixes,
@@ -104,25 +101,6 @@ func sampleDocument() *Document {
 	}
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (go test ./report -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
-}
-
 func TestTextGolden(t *testing.T) {
 	cases := []struct {
 		name string
@@ -139,7 +117,7 @@ func TestTextGolden(t *testing.T) {
 			if err := Text(&buf, sampleDocument(), c.opts); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", c.name), buf.Bytes())
 		})
 	}
 }
@@ -149,7 +127,7 @@ func TestJSONGolden(t *testing.T) {
 	if err := JSON(&buf, sampleDocument()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.json.golden", buf.Bytes())
+	golden.Check(t, "testdata/report.json.golden", buf.Bytes())
 }
 
 func TestTextWithoutColorHasNoEscapes(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/internal/golden"
 )
 
 func TestSARIFGolden(t *testing.T) {
@@ -14,7 +15,7 @@ func TestSARIFGolden(t *testing.T) {
 	if err := SARIF(&buf, sampleDocument(), SARIFOptions{Prefix: "services/api"}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.sarif.golden", buf.Bytes())
+	golden.Check(t, "testdata/report.sarif.golden", buf.Bytes())
 }
 
 // TestSARIFContent checks what code scanning relies on, independently of the
