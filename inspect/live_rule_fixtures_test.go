@@ -32,7 +32,7 @@ func fixtureWants(t *testing.T, path, rule string) []wanttest.Want {
 // say, message for message, with no extra finding.
 func TestLiveRulesMatchTheirFixtures(t *testing.T) {
 	adminConn(t).Close(t.Context()) // skip without a server
-	rules := []string{"deferrable-unique", "partition-local-unique", "key-without-unique", "idempotency-table-shape"}
+	rules := []string{"deferrable-unique", "partition-local-unique", "key-without-unique", "idempotency-table-shape", "invalid-unique-index"}
 	checked := 0
 	for _, id := range rules {
 		rule := audit.Lookup(id)
