@@ -6,9 +6,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
 // fixtureWants reads the wants of one rule from a fixture file; the live
@@ -92,5 +95,61 @@ func TestLiveNNDUnsupported(t *testing.T) {
 	wants := fixtureWants(t, path, rule.ID)
 	if n := matchLive(t, path, rule.ID, wants, inspectFixture(t, path, rule, 14)); n != len(wants) || n == 0 {
 		t.Errorf("matched %d of %d wants", n, len(wants))
+	}
+}
+
+// liveExampleSetup is what the doc examples of the rules that need a live
+// catalog take for granted: for invalid-unique-index, a table whose rows
+// already collide, so that the Bad example's concurrent build fails.
+var liveExampleSetup = map[string]string{
+	"invalid-unique-index": "CREATE TABLE events (id bigint PRIMARY KEY, org bigint NOT NULL, tx text NOT NULL);\n" +
+		"INSERT INTO events VALUES (1, 1, 'a'), (2, 1, 'a'), (3, 2, 'b');\n",
+}
+
+// TestLiveRuleExamples runs the Bad and Good examples of every rule that
+// only a live catalog shows on the real server, then inspects it: the Bad
+// example must make the rule report and the Good one must not. (audit's
+// TestRuleExamples lints the examples of the other rules.) The Bad example
+// may fail on the server, as a failed build is what it shows; the Good one
+// must run.
+func TestLiveRuleExamples(t *testing.T) {
+	adminConn(t).Close(t.Context()) // skip without a server
+	checked := 0
+	for _, rule := range audit.Rules {
+		if rule.Needs != audit.Live {
+			continue
+		}
+		checked++
+		t.Run(rule.ID, func(t *testing.T) {
+			for _, ex := range []struct {
+				name, sql string
+				fires     bool
+			}{{"Bad", rule.Bad, true}, {"Good", rule.Good, false}} {
+				dsn := newTestDB(t, liveExampleSetup[rule.ID])
+				conn := connectTo(t, dsn)
+				split := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: rule.ID + "-" + ex.name + ".sql", Layout: sqlparse.LayoutPlain}, Text: ex.sql})
+				for _, st := range split.Statements {
+					if _, err := conn.Exec(t.Context(), st.Text, pgx.QueryExecModeSimpleProtocol); err != nil {
+						if ex.fires {
+							t.Logf("%s example: %s: %v", ex.name, st.Pos, err)
+						} else {
+							t.Errorf("%s example: %s: %v", ex.name, st.Pos, err)
+						}
+					}
+				}
+				s, snap := readTest(t, dsn, Filter{})
+				fired := false
+				for _, f := range audit.Run(snap.Catalog, []*audit.Rule{rule}, audit.Options{PGVersion: s.ServerMajor(), Live: true}) {
+					fired = true
+					t.Logf("%s example: %s", ex.name, f.Message)
+				}
+				if fired != ex.fires {
+					t.Errorf("%s example: %s reports %v, want %v\n%s", ex.name, rule.ID, fired, ex.fires, ex.sql)
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Error("no rule needs a live catalog: nothing was checked")
 	}
 }
