@@ -9,11 +9,16 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
+func init() {
+	register(&Format{Name: "github", Purpose: "workflow annotations", Rank: 30, Write: GitHub})
+}
+
 // GitHub writes doc as GitHub Actions workflow commands: one annotation per
 // finding that is not suppressed (::error, ::warning or ::notice with file,
 // line, column and title), one per input error, then a one-line summary.
-// Suppressed findings are left out, as in the text report.
-func GitHub(w io.Writer, doc *Document) error {
+// Suppressed findings are left out, as in the text report. It needs no
+// options.
+func GitHub(w io.Writer, doc *Document, _ Options) error {
 	t := &textWriter{w: w}
 	for _, f := range doc.Findings {
 		if f.Suppressed != nil || !doc.Shown(f) {

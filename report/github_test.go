@@ -10,7 +10,7 @@ import (
 
 func TestGitHubGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitHub(&buf, sampleDocument()); err != nil {
+	if err := GitHub(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "github.golden", buf.Bytes())
@@ -24,7 +24,7 @@ func TestGitHubGolden(t *testing.T) {
 func TestGitHubLiveSummary(t *testing.T) {
 	doc := &Document{Summary: Summary{Live: true, Tables: 14, RoundTrips: 2}}
 	var buf bytes.Buffer
-	if err := GitHub(&buf, doc); err != nil {
+	if err := GitHub(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "idemcheck: 0 errors, 0 warnings, 0 info, 0 suppressed, 0 input errors in 14 tables (2 round trips)\n"

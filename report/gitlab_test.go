@@ -8,7 +8,7 @@ import (
 
 func TestGitLabGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument(), SARIFOptions{}); err != nil {
+	if err := GitLab(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "gitlab.json.golden", buf.Bytes())
@@ -33,7 +33,7 @@ func TestGitLabGolden(t *testing.T) {
 
 func TestGitLabPathsFromRoot(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument(), SARIFOptions{Prefix: "services/api"}); err != nil {
+	if err := GitLab(&buf, sampleDocument(), Options{Paths: Paths{Prefix: "services/api"}}); err != nil {
 		t.Fatal(err)
 	}
 	var issues []gitlabIssue
