@@ -242,8 +242,21 @@ func visibleLen(s string) int {
 // SummaryLine is the last line of the text report:
 // "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s",
 // with skipped files and statements, input errors, notes and suppressed
-// findings added when there are any.
+// findings added when there are any. Unless verbose, the count of notes
+// says that -v shows them.
 func SummaryLine(doc *Document, verbose bool) string {
+	hint := "-v to show"
+	if verbose {
+		hint = ""
+	}
+	return summaryLine(doc, hint)
+}
+
+// summaryLine is the run's summary in words: every format that prints a
+// summary line prints this one (the text report, GitHub's last line), and
+// the JSON summary holds the same counts (Count). notesHint, when set, is
+// put in brackets after the count of notes: how to see them.
+func summaryLine(doc *Document, notesHint string) string {
 	c := Count(doc)
 	var b strings.Builder
 	infos := plural(c.Infos, "info", "info")
@@ -260,8 +273,8 @@ func SummaryLine(doc *Document, verbose bool) string {
 	}
 	if c.Notes > 0 {
 		b.WriteString(", " + plural(c.Notes, "note", "notes"))
-		if !verbose {
-			b.WriteString(" (-v to show)")
+		if notesHint != "" {
+			b.WriteString(" (" + notesHint + ")")
 		}
 	}
 	if n := c.Suppressed - c.Baselined; n > 0 {
