@@ -10,7 +10,7 @@ import (
 
 func TestGitLabGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument(), SARIFOptions{}); err != nil {
+	if err := GitLab(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "testdata/gitlab.json.golden", buf.Bytes())
@@ -35,7 +35,7 @@ func TestGitLabGolden(t *testing.T) {
 
 func TestGitLabPathsFromRoot(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument(), SARIFOptions{Prefix: "services/api"}); err != nil {
+	if err := GitLab(&buf, sampleDocument(), Options{Paths: Paths{Prefix: "services/api"}}); err != nil {
 		t.Fatal(err)
 	}
 	var issues []gitlabIssue

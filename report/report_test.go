@@ -104,11 +104,11 @@ func sampleDocument() *Document {
 func TestTextGolden(t *testing.T) {
 	cases := []struct {
 		name string
-		opts TextOptions
+		opts Options
 	}{
-		{"text.golden", TextOptions{}},
-		{"text_verbose.golden", TextOptions{Verbose: true}},
-		{"text_color.golden", TextOptions{Color: true}},
+		{"text.golden", Options{}},
+		{"text_verbose.golden", Options{Verbose: true}},
+		{"text_color.golden", Options{Color: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,7 +124,7 @@ func TestTextGolden(t *testing.T) {
 
 func TestJSONGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := JSON(&buf, sampleDocument()); err != nil {
+	if err := JSON(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "testdata/report.json.golden", buf.Bytes())
@@ -132,14 +132,14 @@ func TestJSONGolden(t *testing.T) {
 
 func TestTextWithoutColorHasNoEscapes(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Text(&buf, sampleDocument(), TextOptions{Verbose: true}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), "\x1b[") {
 		t.Errorf("colour codes in uncoloured output:\n%q", buf.String())
 	}
 	buf.Reset()
-	if err := Text(&buf, sampleDocument(), TextOptions{Color: true}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "\x1b[31;1merror\x1b[") {
@@ -149,7 +149,7 @@ func TestTextWithoutColorHasNoEscapes(t *testing.T) {
 
 func TestTextLinesFitWidth(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Text(&buf, sampleDocument(), TextOptions{Verbose: true}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(buf.String(), "\n") {
@@ -166,7 +166,7 @@ func TestTextLinesFitWidth(t *testing.T) {
 
 func TestTextHidesSuppressedAndNotes(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Text(&buf, sampleDocument(), TextOptions{}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -227,7 +227,7 @@ func TestThousands(t *testing.T) {
 
 func TestJSONShape(t *testing.T) {
 	var buf bytes.Buffer
-	if err := JSON(&buf, &Document{Tool: ToolName, Version: "devel"}); err != nil {
+	if err := JSON(&buf, &Document{Tool: ToolName, Version: "devel"}, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]any
@@ -247,7 +247,7 @@ func TestTextLiveFindingNamesObject(t *testing.T) {
 		Message: "charges_request_id is not valid: a concurrent build failed",
 	}}}
 	var buf bytes.Buffer
-	if err := Text(&buf, doc, TextOptions{}); err != nil {
+	if err := Text(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "billing.charges.charges_request_id: error invalid-unique-index\n  charges_request_id is not valid: a concurrent build failed\n\n"
@@ -255,7 +255,7 @@ func TestTextLiveFindingNamesObject(t *testing.T) {
 		t.Errorf("got\n%q\nwant prefix\n%q", buf.String(), want)
 	}
 	buf.Reset()
-	if err := JSON(&buf, doc); err != nil {
+	if err := JSON(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), `"position": null`) {
@@ -288,7 +288,7 @@ func manyInfos() *Document {
 func TestTextInfoOneLine(t *testing.T) {
 	doc := manyInfos()
 	var buf bytes.Buffer
-	if err := Text(&buf, doc, TextOptions{}); err != nil {
+	if err := Text(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -312,7 +312,7 @@ func TestTextInfoOneLine(t *testing.T) {
 		t.Errorf("summary:\n%s", lines[len(lines)-1])
 	}
 	buf.Reset()
-	if err := Text(&buf, doc, TextOptions{Verbose: true}); err != nil {
+	if err := Text(&buf, doc, Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(buf.String(), "note: nothing needs to change"); n != 40 {
@@ -334,15 +334,9 @@ func TestMinSeverityEveryFormat(t *testing.T) {
 			shownHoles = 0
 		}
 		outputs := map[string]*bytes.Buffer{}
-		for name, write := range map[string]func(*bytes.Buffer) error{
-			"text":   func(b *bytes.Buffer) error { return Text(b, doc, TextOptions{}) },
-			"json":   func(b *bytes.Buffer) error { return JSON(b, doc) },
-			"sarif":  func(b *bytes.Buffer) error { return SARIF(b, doc, SARIFOptions{}) },
-			"github": func(b *bytes.Buffer) error { return GitHub(b, doc) },
-			"gitlab": func(b *bytes.Buffer) error { return GitLab(b, doc, SARIFOptions{}) },
-		} {
-			outputs[name] = &bytes.Buffer{}
-			if err := write(outputs[name]); err != nil {
+		for _, f := range Formats() {
+			outputs[f.Name] = &bytes.Buffer{}
+			if err := f.Write(outputs[f.Name], doc, Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}

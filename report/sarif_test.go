@@ -34,7 +34,7 @@ func goldenRules() []*audit.Rule {
 // fixed goldenRules rather than the registry.
 func TestSARIFGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := SARIF(&buf, sampleDocument(), SARIFOptions{Prefix: "services/api", Rules: goldenRules()}); err != nil {
+	if err := SARIF(&buf, sampleDocument(), Options{Paths: Paths{Prefix: "services/api"}, Rules: goldenRules()}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "testdata/report.sarif.golden", buf.Bytes())
@@ -51,7 +51,7 @@ func TestSARIFContent(t *testing.T) {
 		Message: "invoices.invoices_number_key (number): number may be NULL",
 	})
 	var buf bytes.Buffer
-	if err := SARIF(&buf, doc, SARIFOptions{Prefix: "./services/api/"}); err != nil {
+	if err := SARIF(&buf, doc, Options{Paths: Paths{Prefix: "./services/api/"}}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {
@@ -142,7 +142,7 @@ func TestSARIFContent(t *testing.T) {
 }
 
 func TestSARIFAbsolutePaths(t *testing.T) {
-	s := sarifWriter{prefix: "sub", root: "/home/ci/repo"}
+	s := sarifWriter{paths: Paths{Prefix: "sub", Root: "/home/ci/repo"}}
 	cases := map[string]sarifArtifactLocation{
 		"db/a b.sql":                  {URI: "sub/db/a%20b.sql", URIBaseID: srcRoot},
 		"./db/a.sql":                  {URI: "sub/db/a.sql", URIBaseID: srcRoot},
