@@ -4,14 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
-
-// maxIdent is PostgreSQL's NAMEDATALEN - 1: longer names are truncated by the
-// server, which would make a generated DROP or RENAME miss its object.
-const maxIdent = 63
 
 // defaultPGVersion is used when Options.PGVersion is unset.
 const defaultPGVersion = 16
@@ -516,30 +511,10 @@ func (n *namer) constraint(base, label string) string {
 	})
 }
 
+// pick is catalog.ChooseName for base and label, also avoiding the names
+// this namer has already handed out.
 func (n *namer) pick(base, label string, exists func(string) bool) string {
-	for i := 0; ; i++ {
-		l := label
-		if i > 0 {
-			l = fmt.Sprintf("%s%d", label, i)
-		}
-		name := fitName(base, l)
-		if !n.taken[name] && !exists(name) {
-			n.taken[name] = true
-			return name
-		}
-	}
-}
-
-// fitName joins base and label with "_", cutting base (never the label, never
-// inside a UTF-8 character) so the result fits in maxIdent bytes.
-func fitName(base, label string) string {
-	room := maxIdent - len(label) - 1
-	if room < 1 {
-		room = 1
-	}
-	for len(base) > room {
-		_, size := utf8.DecodeLastRuneInString(base)
-		base = base[:len(base)-size]
-	}
-	return base + "_" + label
+	name := catalog.ChooseName(base, "", label, func(name string) bool { return n.taken[name] || exists(name) })
+	n.taken[name] = true
+	return name
 }

@@ -547,7 +547,7 @@ func chosenWords(t *catalog.Table, ix *catalog.Index) string {
 	for _, n := range names {
 		name = strings.ReplaceAll(name, n, " ")
 	}
-	if len(ix.Name) >= maxIdent {
+	if len(ix.Name) >= catalog.MaxIdentLen {
 		for _, n := range names[1:] {
 			for k := len(n) - 1; k >= 3; k-- {
 				if strings.HasSuffix(name, n[:k]) {
