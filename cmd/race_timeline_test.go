@@ -17,6 +17,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 )
 
 // everyOtherRound is a target that is broken in odd rounds (a
@@ -67,7 +68,7 @@ func chromium(t *testing.T) string {
 func TestRaceTimelineRendersRoundsByOutcome(t *testing.T) {
 	browser := chromium(t)
 	g := &everyOtherRound{sound: groundtruth.Sound{Replay: groundtruth.Marked}}
-	srv, err := groundtruth.Start(g, g)
+	srv, err := groundtruth.Start(httprace.StampArrival(g), g)
 	if err != nil {
 		t.Fatal(err)
 	}
