@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -60,7 +61,7 @@ func holeFixes(p *Pass, h *hole) []Fix {
 // one of the parts NOT NULL would make required.
 func requiredOpensHole(h *hole) bool {
 	for _, k := range h.optionalKeys {
-		if partIn(k, h.Parts) {
+		if nullsafe.PartIn(k, h.Parts) {
 			return true
 		}
 	}
@@ -148,7 +149,7 @@ func splitFix(h *hole, names *namer) Fix {
 	for _, nulls := range subsets(h.Parts) {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
-			if !partIn(p, nulls) {
+			if !nullsafe.PartIn(p, nulls) {
 				keep = append(keep, p)
 			}
 		}
@@ -160,11 +161,11 @@ func splitFix(h *hole, names *namer) Fix {
 		var conj []catalog.Expr
 		var label []string
 		for _, p := range h.Parts {
-			if partIn(p, nulls) {
-				conj = append(conj, isNullOf(p))
+			if nullsafe.PartIn(p, nulls) {
+				conj = append(conj, nullsafe.IsNullOf(p))
 				label = append(label, nameWord(p))
 			} else {
-				conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
+				conj = append(conj, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 			}
 		}
 		conj = append(conj, presentConjuncts(h.Optional)...)
@@ -195,7 +196,7 @@ func splitFix(h *hole, names *namer) Fix {
 func presentConjuncts(parts []catalog.IndexPart) []catalog.Expr {
 	var out []catalog.Expr
 	for _, p := range parts {
-		out = append(out, &catalog.NullTest{Arg: partExpr(p)})
+		out = append(out, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 	}
 	return out
 }
@@ -269,11 +270,11 @@ func nullRowsFix(h *hole, names *namer, first []string, others func(i int) []str
 	for i, c := range h.Parts {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
-			if !samePart(p, c) {
+			if !nullsafe.SamePart(p, c) {
 				keep = append(keep, p)
 			}
 		}
-		pred := append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
+		pred := append([]catalog.Expr{nullsafe.IsNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
 		partners := others(i)
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
@@ -302,14 +303,14 @@ func collisionQuery(h *hole) string {
 	t, ix := h.Table, h.Index
 	var group []string
 	for _, p := range ix.Parts {
-		if len(h.Parts) == 1 && samePart(p, h.Parts[0]) {
+		if len(h.Parts) == 1 && nullsafe.SamePart(p, h.Parts[0]) {
 			continue
 		}
 		group = append(group, p.String())
 	}
 	var nulls []catalog.Expr
 	for _, p := range h.Parts {
-		nulls = append(nulls, isNullOf(p))
+		nulls = append(nulls, nullsafe.IsNullOf(p))
 	}
 	var where []catalog.Expr
 	if len(nulls) == 1 {

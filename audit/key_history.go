@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -216,7 +217,7 @@ func (h *keyHistory) created(t *tableTrack, ch catalog.Change) {
 	}
 	ti := &trackedIndex{ix: ch.Index, canon: t.canonical(ch.Index), file: ch.File}
 	for _, c := range catalog.Conjuncts(ti.canon.Predicate) {
-		if nt, ok := normalise(c).(*catalog.NullTest); ok && nt.IsNull {
+		if nt, ok := nullsafe.Normalise(c).(*catalog.NullTest); ok && nt.IsNull {
 			if ref, ok := nt.Arg.(*catalog.ColumnRef); ok {
 				if h.testedIsNull[t] == nil {
 					h.testedIsNull[t] = map[string]bool{}
