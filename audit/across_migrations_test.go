@@ -39,7 +39,7 @@ func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 			}
 		}
 	}
-	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
+	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16, History: r.History()})
 }
 
 func positions(fs []audit.Finding) []string {

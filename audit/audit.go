@@ -92,12 +92,18 @@ type Options struct {
 	PGVersion int
 	// Live is set when the catalog was read from a running server.
 	Live bool
+	// History is what replay recorded on its way to the catalog
+	// (sqlparse.Replayer.History); nil for a live catalog, which has none.
+	History *catalog.History
 }
 
-// Pass is what a rule's Run gets: the catalog, the options, and Report.
+// Pass is what a rule's Run gets: the catalog, the history that led to
+// it, the options, and Report.
 type Pass struct {
 	Rule    *Rule
 	Catalog *catalog.Catalog
+	// History is Options.History, empty rather than nil when there is none.
+	History *catalog.History
 	Options Options
 	report  func(Finding)
 	// names is shared by every pass of one Run, for naming fixes.
@@ -228,6 +234,10 @@ type Suppression struct {
 func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	var out []Finding
 	names := newNameIndex()
+	hist := opts.History
+	if hist == nil {
+		hist = &catalog.History{}
+	}
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue
@@ -235,7 +245,7 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		if r.Needs == Migrations && opts.Live {
 			continue
 		}
-		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, names: names}
+		p := &Pass{Rule: r, Catalog: cat, History: hist, Options: opts, report: func(f Finding) { out = append(out, f) }, names: names}
 		r.Run(p)
 	}
 	SortFindings(out)

@@ -37,7 +37,7 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 			t.Logf("%s", d)
 		}
 	}
-	return applyDirectives(audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src)}), res), cat
+	return applyDirectives(audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src), History: r.History()}), res), cat
 }
 
 // runsOnMigrations reports whether lint runs the rule: the wants of a rule

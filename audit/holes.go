@@ -126,7 +126,7 @@ func (h *hole) finding(p *Pass) Finding {
 		Object: t.Schema + "." + t.Name + "." + ix.Name,
 		Pos:    ix.Pos,
 	}
-	opened := p.names.openings(p.Catalog, h)
+	opened := p.names.openings(p.History.Changes, h)
 	for _, part := range h.Parts {
 		f.Columns = append(f.Columns, partWords(part))
 		if part.Column == "" {
@@ -143,7 +143,7 @@ func (h *hole) finding(p *Pass) Finding {
 		f.Notes = append(f.Notes, "CHECK "+name+" would rule out NULL but was added NOT VALID and never validated, "+
 			"so existing rows were never checked; VALIDATE CONSTRAINT "+name+" proves it")
 	}
-	f.Notes = append(f.Notes, unmodelledNotes(p.names.unmodelledChanges(p.Catalog), t)...)
+	f.Notes = append(f.Notes, unmodelledNotes(p.names.unmodelledChanges(p.History.Changes), t)...)
 	return f
 }
 

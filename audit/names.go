@@ -25,12 +25,12 @@ type nameIndex struct {
 func newNameIndex() *nameIndex { return &nameIndex{} }
 
 // unmodelledChanges returns the changes replay recorded as unmodelled.
-func (x *nameIndex) unmodelledChanges(cat *catalog.Catalog) []catalog.Change {
+func (x *nameIndex) unmodelledChanges(changes []catalog.Change) []catalog.Change {
 	if x == nil {
 		x = newNameIndex() // a Pass made outside Run: nothing to share
 	}
 	if !x.unmodelledDone {
-		for _, ch := range cat.Changes {
+		for _, ch := range changes {
 			if ch.Kind == catalog.ChangeUnmodelled {
 				x.unmodelled = append(x.unmodelled, ch)
 			}

@@ -55,7 +55,7 @@ ON CONFLICT (organization_id, external_subscription_id, transaction_id) DO NOTHI
 }
 
 func runOnConflictHole(p *Pass) {
-	for _, q := range p.Catalog.Queries {
+	for _, q := range p.History.Queries {
 		t := p.Catalog.ResolveTable(q.Schema, q.Table)
 		if t == nil {
 			// A table the migrations do not create: nothing to check against.
@@ -65,7 +65,7 @@ func runOnConflictHole(p *Pass) {
 			if f.arbiterHole != nil {
 				// The statement is where the finding sits; a later migration
 				// that opened the arbiter's hole is where it began.
-				for _, o := range p.names.openings(p.Catalog, f.arbiterHole) {
+				for _, o := range p.names.openings(p.History.Changes, f.arbiterHole) {
 					f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
 				}
 			}

@@ -27,15 +27,15 @@ type opening struct {
 // one from being NULL, and renames of the index, the table or a hole
 // column. They come in the order replay applied them; a live catalog has
 // no history and none.
-func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
+func (x *nameIndex) openings(changes []catalog.Change, h *hole) []opening {
 	t, ix := h.Table, h.Index
-	if ix.Pos.IsZero() || len(cat.Changes) == 0 {
+	if ix.Pos.IsZero() || len(changes) == 0 {
 		return nil
 	}
 	if x == nil {
 		x = newNameIndex() // a Pass made outside Run: nothing to share
 	}
-	hist := x.history(cat)
+	hist := x.history(changes)
 	after := func(pos catalog.Pos) bool { return !pos.IsZero() && hist.Before(ix.Pos, pos) }
 	var out []opening
 	holeColumns := map[string]bool{}
@@ -51,7 +51,7 @@ func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
 	if after(ix.RenamedAt) {
 		out = append(out, opening{ix.RenamedAt, "the index was renamed to " + ix.Name})
 	}
-	for _, ch := range x.changesOf(cat, t) {
+	for _, ch := range x.changesOf(changes, t) {
 		if !after(ch.Pos) {
 			continue
 		}
@@ -122,9 +122,9 @@ func placeAtOpening(f *Finding, ix *catalog.Index, opened []opening) {
 }
 
 // history orders the catalog's changes; built once per Run.
-func (x *nameIndex) history(cat *catalog.Catalog) nullsafe.History {
+func (x *nameIndex) history(changes []catalog.Change) nullsafe.History {
 	if x.hist == nil {
-		h := nullsafe.NewHistory(cat)
+		h := nullsafe.NewHistory(changes)
 		x.hist = &h
 	}
 	return *x.hist
@@ -132,10 +132,10 @@ func (x *nameIndex) history(cat *catalog.Catalog) nullsafe.History {
 
 // changesOf returns the recorded changes to t (by the table's name at the
 // time), grouped once per Run.
-func (x *nameIndex) changesOf(cat *catalog.Catalog, t *catalog.Table) []catalog.Change {
+func (x *nameIndex) changesOf(changes []catalog.Change, t *catalog.Table) []catalog.Change {
 	if x.byTable == nil {
 		x.byTable = map[string][]catalog.Change{}
-		for _, ch := range cat.Changes {
+		for _, ch := range changes {
 			if ch.Table != "" {
 				key := ch.Schema + "." + ch.Table
 				x.byTable[key] = append(x.byTable[key], ch)

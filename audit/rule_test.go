@@ -125,13 +125,13 @@ func TestNullableKeyRelatedAndNotes(t *testing.T) {
 	tab.Indexes[0].RenamedAt = catalog.Pos{File: "m/3.sql", Line: 1, Col: 1}
 	tab.Checks = []*catalog.Check{{Name: "ext_present", Expr: isNotNull(col("external_subscription_id"))}}
 	cat := catalogOf(tab)
-	cat.Changes = []catalog.Change{
+	hist := &catalog.History{Changes: []catalog.Change{
 		{Kind: catalog.ChangeCreateIndex, Pos: tab.Indexes[0].Pos, File: "m/1.sql", Table: "events"},
 		{Kind: catalog.ChangeDropNotNull, Pos: tab.Column("external_subscription_id").NullableSince, File: "m/2.sql", Table: "events"},
 		{Kind: catalog.ChangeRenameIndex, Pos: tab.Indexes[0].RenamedAt, File: "m/3.sql", Table: "events"},
 		{Kind: catalog.ChangeUnmodelled, Pos: catalog.Pos{File: "m/4.sql", Line: 2, Col: 1},
-			Table: "events", Object: "DO $$ BEGIN ALTER TABLE events ..."}}
-	f := onlyFinding(t, ofRule(runRules(t, cat, 16), "nullable-key"))
+			Table: "events", Object: "DO $$ BEGIN ALTER TABLE events ..."}}}
+	f := onlyFinding(t, ofRule(audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16, History: hist}), "nullable-key"))
 	// The rename is the last statement that opened the hole or renamed the
 	// index, so the finding is placed there (RULES.md, "Messages").
 	if f.Pos != tab.Indexes[0].RenamedAt {

@@ -35,7 +35,7 @@ func suppressFixture(t *testing.T, src string) []audit.Finding {
 	for _, st := range split.Statements {
 		r.Apply(st)
 	}
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
+	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16, History: r.History()})
 	return audit.Suppress(findings, audit.FileDirectives(toComments(split.Comments), toSpans(split.Statements)), func(string) bool { return true })
 }
 

@@ -73,7 +73,7 @@ ALTER INDEX events_org_tx_nnd RENAME TO events_org_tx;`,
 }
 
 func runUniqueDropped(p *Pass) {
-	h := followDrops(p.Catalog)
+	h := followDrops(p.Catalog, p.History.Changes)
 	for _, ep := range h.drops {
 		if ep.keyGone != nil {
 			continue

@@ -194,7 +194,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		// SQL, after the schema they query.
 		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply, Vars: opts.Vars}))
 	}
-	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
+	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion, History: replayer.History()})
 	schemas.addFixes(findings, cat, opts.PGVersion)
 	findings = audit.Suppress(findings, append(lintDirectives(loaded, spans, opts), schemas.directives()...), opts.ran)
 	applySeverities(findings, opts.Severities)

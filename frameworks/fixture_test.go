@@ -19,7 +19,7 @@ const fixtureRoot = "../testdata/frameworks"
 
 // lintSchema runs the real pipeline over one schema file: translate,
 // replay, every rule, ignore directives, framework fixes.
-func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
+func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, replayedSQL, *Source) {
 	t.Helper()
 	kind := Rails
 	if strings.HasSuffix(path, ".prisma") {
@@ -30,7 +30,7 @@ func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.F
 
 // lintSource is lintSchema for a schema already read, such as the files of
 // a multi-file Prisma schema.
-func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
+func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, replayedSQL, *Source) {
 	t.Helper()
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
@@ -41,10 +41,23 @@ func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catal
 			t.Logf("%s", d)
 		}
 	}
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: pgVersion})
+	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: pgVersion, History: r.History()})
 	findings = audit.Suppress(findings, s.Directives(), func(string) bool { return true })
 	AddFixes(findings, cat, []*Source{s}, pgVersion)
-	return findings, cat, s
+	return findings, replayedSQL{cat, r.History()}, s
+}
+
+// replayedSQL is a catalog replayed from SQL with the history replay recorded
+// on the way, which the audit takes beside it.
+type replayedSQL struct {
+	cat  *catalog.Catalog
+	hist *catalog.History
+}
+
+// audit runs rules over the replayed catalog and its history.
+func (r replayedSQL) audit(rules []*audit.Rule, opts audit.Options) []audit.Finding {
+	opts.History = r.hist
+	return audit.Run(r.cat, rules, opts)
 }
 
 func fixtureFiles(t *testing.T) []string {

@@ -15,7 +15,8 @@ import (
 // A statement that refers to a missing object changes nothing and yields a
 // Note carrying the SQLSTATE the server would have raised; replay goes on.
 type Replayer struct {
-	cat *catalog.Catalog
+	cat  *catalog.Catalog
+	hist *catalog.History
 
 	// The statement being applied, its first token's position, the byte
 	// range in st.Text of the parse tree being applied, and the
@@ -40,8 +41,13 @@ type Replayer struct {
 
 // NewReplayer returns a Replayer that changes cat.
 func NewReplayer(cat *catalog.Catalog) *Replayer {
-	return &Replayer{cat: cat, droppedNotNull: map[string]bool{}}
+	return &Replayer{cat: cat, hist: &catalog.History{}, droppedNotNull: map[string]bool{}}
 }
+
+// History is what the replayer has recorded so far: the changes it made to
+// its catalog and the INSERT ... ON CONFLICT statements it saw. The audit
+// takes it beside the catalog (audit.Options.History).
+func (r *Replayer) History() *catalog.History { return r.hist }
 
 // Apply parses one statement with PostgreSQL's parser and applies it to the
 // catalog. A parse error is an Error diagnostic at the parser's position;
@@ -142,7 +148,7 @@ func (r *Replayer) at(loc int32) catalog.Pos {
 	return r.st.PosAt(int(loc))
 }
 
-// record appends one change to the catalog's history. Changes to a
+// record appends one change to the history. Changes to a
 // materialized view stay out of it: the history is what rules about
 // tables read.
 func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, oldName string, ix *catalog.Index) {
@@ -156,7 +162,7 @@ func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, old
 	if ix != nil {
 		c.Index = copyIndex(ix)
 	}
-	r.cat.Changes = append(r.cat.Changes, c)
+	r.hist.Changes = append(r.hist.Changes, c)
 }
 
 // copyIndex copies an index so that later changes to the live object do not

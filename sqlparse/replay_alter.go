@@ -248,7 +248,7 @@ func (r *Replayer) recordIndexDrop(t *catalog.Table, ix *catalog.Index) {
 func (r *Replayer) recordCheckDrop(t *catalog.Table, ck *catalog.Check) {
 	r.record(catalog.ChangeDropConstraint, t, ck.Name, "", nil)
 	cp := *ck
-	r.cat.Changes[len(r.cat.Changes)-1].Check = &cp
+	r.hist.Changes[len(r.hist.Changes)-1].Check = &cp
 }
 
 func removeColumn(cols []*catalog.Column, name string) []*catalog.Column {

@@ -37,7 +37,7 @@ func Effects(t *catalog.Table, sql string) []Effect {
 	s := cat.AddSchema(t.Schema)
 	cat.SearchPath = []string{t.Schema, "public"}
 	work := cloneTable(t)
-	s.Tables[work.Name] = work
+	cat.AddTable(work)
 	r := sqlparse.NewReplayer(cat)
 	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: "fix.sql", Layout: sqlparse.LayoutPlain}, Text: sql})
 	var out []Effect
