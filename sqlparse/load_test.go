@@ -9,7 +9,8 @@ import (
 
 func TestLoadAppliesInMigrationOrder(t *testing.T) {
 	var applied []string
-	apply := func(st Statement) []Diagnostic {
+	apply := func(p *Parsed) []Diagnostic {
+		st := p.Statement
 		applied = append(applied, st.Text)
 		if strings.Contains(st.Text, "payments_customer_key") {
 			return []Diagnostic{{Level: Note, Pos: st.Pos, Message: "applied the key"}}

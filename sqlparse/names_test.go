@@ -139,8 +139,8 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 	for _, path := range paths {
 		cat := catalog.New()
 		r := NewReplayer(cat)
-		Load([]string{path}, LoadOptions{Apply: func(st Statement) []Diagnostic {
-			diags := r.Apply(st)
+		Load([]string{path}, LoadOptions{Apply: func(p *Parsed) []Diagnostic {
+			st, diags := p.Statement, r.ApplyParsed(p)
 			r.indexNames.sync(cat)
 			cached := 0
 			for _, names := range r.indexNames.bySchema {

@@ -146,32 +146,33 @@ var ownerOrDefault = regexp.MustCompile(`(?is)^\s+(owner\s+to\s+[^\s,;]+|alter\s
 // table in a pg_dump. Replay does nothing for them but look the table up,
 // so instead of a parse tree they get the table to look up: a missing table
 // still gives its note.
-func ownerOrDefaultTable(text string, words []string) (*tableLookup, bool) {
+func ownerOrDefaultTable(text string, words []string) (*TableRef, bool) {
 	if len(words) < 3 || words[0] != "alter" || words[1] != "table" {
 		return nil, false
 	}
 	rest := strings.TrimLeft(text[len("alter"):], " \t\r\n")
 	rest = strings.TrimLeft(rest[len("table"):], " \t\r\n")
-	rv := &tableLookup{}
+	rv := &TableRef{}
 	if w := leadingWords(rest, 1); len(w) == 1 && w[0] == "only" {
 		rest = strings.TrimLeft(rest[len("only"):], " \t\r\n")
 	}
 	if w := leadingWords(rest, 2); len(w) == 2 && w[0] == "if" && w[1] == "exists" {
 		rest = strings.TrimLeft(rest[len("if"):], " \t\r\n")
-		rest, rv.missingOk = strings.TrimLeft(rest[len("exists"):], " \t\r\n"), true
+		rest, rv.MissingOk = strings.TrimLeft(rest[len("exists"):], " \t\r\n"), true
 	}
 	parts, rest, ok := qualifiedName(rest)
 	if !ok || len(parts) > 2 || !ownerOrDefault.MatchString(rest) {
 		return nil, false
 	}
-	rv.schema, rv.name = splitQualified(parts)
+	rv.Schema, rv.Name = splitQualified(parts)
 	return rv, true
 }
 
-// tableLookup is a table a skipped statement names.
-type tableLookup struct {
-	schema, name string
-	missingOk    bool
+// TableRef is a table a skipped statement names: schema ("" when not
+// qualified), name, and whether IF EXISTS allows it to be missing.
+type TableRef struct {
+	Schema, Name string
+	MissingOk    bool
 }
 
 // qualifiedName reads a one- or more-part name the way the lexer does:

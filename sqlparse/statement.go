@@ -31,9 +31,6 @@ type Statement struct {
 	Comments []Comment
 	// lines maps byte offsets of the file to line starts; PosAt uses it.
 	lines *lineIndex
-	// parsed is the parse phase's result when Load parsed the statement
-	// ahead on another goroutine; Replayer.Apply then does not parse again.
-	parsed *Parsed
 	// origin maps offsets of Text to positions when the statement was
 	// translated from another language (see Translated); nil otherwise.
 	origin func(offset int) catalog.Pos
