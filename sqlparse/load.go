@@ -2,7 +2,6 @@ package sqlparse
 
 import (
 	"io"
-	"sort"
 )
 
 // LoadOptions tunes Load.
@@ -99,17 +98,4 @@ func (res *LoadResult) take(it *loadItem, apply func(*Parsed) []Diagnostic) {
 		res.Diagnostics = append(res.Diagnostics, notes.list...)
 		notes.list = nil
 	}
-}
-
-// sortNotes orders a file's split diagnostics by position.
-func sortNotes(notes []Diagnostic) {
-	sort.SliceStable(notes, func(i, j int) bool { return diagBefore(notes[i], notes[j]) })
-}
-
-// diagBefore orders diagnostics of one file by position.
-func diagBefore(a, b Diagnostic) bool {
-	if a.Pos.Line != b.Pos.Line {
-		return a.Pos.Line < b.Pos.Line
-	}
-	return a.Pos.Col < b.Pos.Col
 }

@@ -1,9 +1,10 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -34,33 +35,15 @@ func makeObjectName(name1, name2, label string) string {
 			n2--
 		}
 	}
-	out := clipBytes(name1, n1)
+	out := scan.ClipBytes(name1, n1)
 	if name2 != "" {
-		out += "_" + clipBytes(name2, n2)
+		out += "_" + scan.ClipBytes(name2, n2)
 	}
 	if label != "" {
 		out += "_" + label
 	}
 	return out
 }
-
-// clipBytes cuts s to at most n bytes without splitting a UTF-8 character
-// (pg_mbcliplen).
-func clipBytes(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if n < 0 {
-		n = 0
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// truncateIdent cuts an identifier to 63 bytes as the lexer does.
-func truncateIdent(s string) string { return clipBytes(s, nameDataLen-1) }
 
 // chooseRelationName picks name1_name2_label, then name1_name2_label1,
 // label2, ... until no relation (table or index) of the schema has it and,
@@ -110,7 +93,7 @@ func indexNameAddition(colNames []string) string {
 		if b.Len() > 0 {
 			b.WriteByte('_')
 		}
-		b.WriteString(truncateIdent(n))
+		b.WriteString(scan.TruncateIdent(n))
 		if b.Len() >= nameDataLen {
 			break
 		}
@@ -128,7 +111,7 @@ func indexColumnNames(parts []catalog.IndexPart, include []string) []string {
 		cur := orig
 		for i := 1; contains(out, cur); i++ {
 			suffix := strconv.Itoa(i)
-			cur = clipBytes(orig, nameDataLen-1-len(suffix)) + suffix
+			cur = scan.ClipBytes(orig, nameDataLen-1-len(suffix)) + suffix
 		}
 		out = append(out, cur)
 	}

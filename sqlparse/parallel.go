@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"runtime"
 	"slices"
 	"strings"
@@ -205,13 +207,13 @@ func (p *pipeline) produceFile(f File, vars Vars) (fileYield, bool) {
 		lf.readErr = err
 		return fileYield{errors: true}, p.send(&loadItem{file: lf, first: true, flush: true})
 	}
-	in = fillTemplates(in, vars)
+	in = scan.Fill(in, vars)
 	var y fileYield
 	first, sent := true, true
-	splitStreaming(in, func(seg SplitResult) bool {
+	scan.SplitStreaming(in, func(seg SplitResult) bool {
 		y.statements += len(seg.Statements) + seg.Skipped
 		y.errors = y.errors || hasError(seg.Diagnostics)
-		sortNotes(seg.Diagnostics)
+		scan.SortDiagnostics(seg.Diagnostics)
 		notes := &pendingNotes{list: seg.Diagnostics}
 		comments := detachComments(seg.Comments)
 		stmts := seg.Statements
@@ -269,7 +271,7 @@ func parseAhead(st *Statement, whole []Range, fullParse bool) *Parsed {
 	if cannotChangeModel(st.Text) {
 		return &Parsed{Statement: *st, Skipped: true}
 	}
-	if rv, ok := ownerOrDefaultTable(st.Text, leadingWords(st.Text, 3)); ok {
+	if rv, ok := ownerOrDefaultTable(st.Text, scan.LeadingWords(st.Text, 3)); ok {
 		return &Parsed{Statement: *st, Skipped: true, Lookup: rv}
 	}
 	return Parse(*st)

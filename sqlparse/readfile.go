@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -61,7 +63,7 @@ func binaryError(data []byte) error {
 	if i < 0 {
 		return nil
 	}
-	p := newLineIndex("", string(probe)).pos(i)
+	p := scan.NewStatement("", string(probe), i).Pos
 	return &binaryFileError{Line: p.Line, Col: p.Col}
 }
 

@@ -73,7 +73,8 @@ func (r *Replayer) ApplyParsed(p *Parsed) (diags []Diagnostic) {
 	}()
 	if p.Lookup != nil {
 		r.pos = st.Pos
-		r.table(&pg.RangeVar{Schemaname: p.Lookup.Schema, Relname: p.Lookup.Name}, p.Lookup.MissingOk)
+		schema, name := splitQualified(p.Lookup.Names)
+		r.table(&pg.RangeVar{Schemaname: schema, Relname: name}, p.Lookup.MissingOk)
 	}
 	for _, raw := range p.Stmts {
 		r.pos = st.PosAt(int(raw.StmtLocation))

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,5 +92,44 @@ func TestUpMissingFile(t *testing.T) {
 	_, err := ReadUp(File{Path: "gone.sql", disk: filepath.Join(t.TempDir(), "gone.sql")})
 	if err == nil || !strings.Contains(err.Error(), "gone.sql") {
 		t.Errorf("error = %v, want one naming gone.sql", err)
+	}
+}
+
+func TestSplitGooseStatementBlock(t *testing.T) {
+	src := "-- +goose Up\n" +
+		"CREATE TABLE x (id int);\n" +
+		"-- +goose StatementBegin\n" +
+		"SELECT 1; SELECT 2;\n" +
+		"-- +goose StatementEnd\n" +
+		"CREATE TABLE y (id int);\n" +
+		"-- +goose Down\n" +
+		"DROP TABLE y;\n"
+	in := upPart(File{Path: "g.sql", Layout: LayoutGoose}, src)
+	if len(in.Text) != len(src) || strings.Count(in.Text, "\n") != strings.Count(src, "\n") {
+		t.Fatalf("Text must keep offsets and lines")
+	}
+	r := scan.Split(in)
+	assertTexts(t, r, "CREATE TABLE x (id int)", "SELECT 1; SELECT 2", "CREATE TABLE y (id int)")
+	if p := r.Statements[1].Pos; p.Line != 4 || p.Col != 1 {
+		t.Errorf("block statement at %v, want line 4", p)
+	}
+	if len(r.Statements[1].Comments) != 1 || !strings.Contains(r.Statements[1].Comments[0].Text, "StatementBegin") {
+		t.Errorf("comments = %+v", r.Statements[1].Comments)
+	}
+}
+
+// texts returns the statements' texts.
+func texts(r SplitResult) []string {
+	var out []string
+	for _, s := range r.Statements {
+		out = append(out, s.Text)
+	}
+	return out
+}
+
+func assertTexts(t *testing.T, r SplitResult, want ...string) {
+	t.Helper()
+	if got := texts(r); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Errorf("statements:\n got %q\nwant %q", got, want)
 	}
 }
