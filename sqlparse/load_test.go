@@ -82,3 +82,21 @@ func TestLoadUnreadableFile(t *testing.T) {
 		t.Errorf("statements %d diagnostics %v", res.Statements, res.Diagnostics)
 	}
 }
+
+const layoutsDir = "../testdata/layouts"
+
+// writeFiles writes a tree of files under a temporary directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
+
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 
 	"runtime"
@@ -159,7 +161,7 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 	var named []SkippedFile // down migrations named on their own
 	used := 0
 	for _, path := range paths {
-		trees, diags := discoverPath(path, dopts)
+		trees, diags := layout.DiscoverPath(path, dopts)
 		if !p.send(&loadItem{diags: diags}) {
 			return
 		}
@@ -170,7 +172,7 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 				tree.Files = slices.DeleteFunc(tree.Files, func(f File) bool { return !opts.Include(f.Path) })
 			}
 			it := &loadItem{tree: tree, skippedFiles: len(tree.Skipped)}
-			if tree.downNamed {
+			if tree.DownNamed {
 				named = append(named, tree.Skipped...)
 			} else {
 				it.diags = skippedNotes(tree.Skipped)

@@ -1,25 +1,27 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"fmt"
 	"strings"
 )
 
 // ReadUp reads a file and keeps only its up part, according to its layout.
-func ReadUp(f File) (Input, error) {
+func ReadUp(f File) (scan.Input, error) {
 	data := f.data
 	if !f.stdin {
 		var err error
 		data, err = readSQLFile(f.disk)
 		if err != nil {
-			return Input{Path: f.Path}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
+			return scan.Input{Path: f.Path}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
 		}
 	}
 	return upPart(f, string(data)), nil
 }
 
 // upPart cuts the up part out of text for f's layout.
-func upPart(f File, text string) Input {
+func upPart(f File, text string) scan.Input {
 	switch f.Layout {
 	case LayoutGoose:
 		return annotatedUp(f, text, "+goose")
@@ -32,7 +34,7 @@ func upPart(f File, text string) Input {
 	case LayoutLiquibase:
 		return liquibaseUp(f, text)
 	}
-	return Input{Path: f.Path, Text: text}
+	return scan.Input{Path: f.Path, Text: text}
 }
 
 // srcLine is one line of a file with its byte offsets (end excludes "\n").
@@ -56,7 +58,7 @@ func splitLines(text string) []srcLine {
 	return lines
 }
 
-// blanker builds Input.Text by blanking spans of the original.
+// blanker builds scan.Input.Text by blanking spans of the original.
 type blanker struct {
 	buf []byte
 }
@@ -92,8 +94,8 @@ func directive(l, tool string) []string {
 // annotatedUp handles goose and sql-migrate: the Up section is used, the
 // Down section and anything before Up are blanked; StatementBegin/End wrap
 // one statement. A file with no Up annotation is used whole.
-func annotatedUp(f File, text, tool string) Input {
-	in := Input{Path: f.Path}
+func annotatedUp(f File, text, tool string) scan.Input {
+	in := scan.Input{Path: f.Path}
 	lines := splitLines(text)
 	hasUp := false
 	for _, l := range lines {
@@ -129,7 +131,7 @@ func annotatedUp(f File, text, tool string) Input {
 		case d[0] == "statementbegin":
 			wholeStart = l.end
 		case d[0] == "statementend" && wholeStart >= 0:
-			in.Whole = append(in.Whole, Range{Start: wholeStart, End: l.start})
+			in.Whole = append(in.Whole, scan.Range{Start: wholeStart, End: l.start})
 			wholeStart = -1
 		}
 	}
@@ -138,8 +140,8 @@ func annotatedUp(f File, text, tool string) Input {
 }
 
 // dbmateUp keeps what lies between "-- migrate:up" and "-- migrate:down".
-func dbmateUp(f File, text string) Input {
-	in := Input{Path: f.Path}
+func dbmateUp(f File, text string) scan.Input {
+	in := scan.Input{Path: f.Path}
 	b := newBlanker(text)
 	section := "before"
 	for _, l := range splitLines(text) {
@@ -162,7 +164,7 @@ func dbmateUp(f File, text string) Input {
 }
 
 // ternUp keeps what lies above tern's "---- create above / drop below ----".
-func ternUp(f File, text string) Input {
+func ternUp(f File, text string) scan.Input {
 	b := newBlanker(text)
 	below := false
 	for _, l := range splitLines(text) {
@@ -173,19 +175,19 @@ func ternUp(f File, text string) Input {
 			b.blank(l.start, l.end)
 		}
 	}
-	return Input{Path: f.Path, Text: string(b.buf)}
+	return scan.Input{Path: f.Path, Text: string(b.buf)}
 }
 
 // liquibaseUp keeps every changeset and blanks "--rollback" lines. A
 // changeset with splitStatements:false is one statement.
-func liquibaseUp(f File, text string) Input {
-	in := Input{Path: f.Path}
+func liquibaseUp(f File, text string) scan.Input {
+	in := scan.Input{Path: f.Path}
 	b := newBlanker(text)
 	whole := -1
 	lines := splitLines(text)
 	closeWhole := func(end int) {
 		if whole >= 0 {
-			in.Whole = append(in.Whole, Range{Start: whole, End: end})
+			in.Whole = append(in.Whole, scan.Range{Start: whole, End: end})
 			whole = -1
 		}
 	}
