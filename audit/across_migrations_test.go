@@ -30,7 +30,7 @@ func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 	r := sqlparse.NewReplayer(cat)
 	for i, src := range files {
 		path := fmt.Sprintf("%06d.up.sql", i+1)
-		res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+		res := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 		for _, st := range res.Statements {
 			for _, d := range r.Apply(st) {
 				if d.Level == sqlparse.Error {

@@ -24,7 +24,7 @@ const fixtureRoot = "../testdata/rules"
 func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catalog) {
 	t.Helper()
 	cat := catalog.New()
-	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	res := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 	diags := append([]sqlparse.Diagnostic(nil), res.Diagnostics...)
 	r := sqlparse.NewReplayer(cat)
 	for _, st := range res.Statements {

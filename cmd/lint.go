@@ -174,17 +174,19 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	replayer := sqlparse.NewReplayer(cat)
 	perFile := map[string]int{}
 	spans := map[string][]audit.Span{}
-	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic {
+	applyParsed := func(p *sqlparse.Parsed) []sqlparse.Diagnostic {
+		st := p.Statement
 		perFile[st.File]++
 		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
-		return replayer.Apply(st)
+		return replayer.ApplyParsed(p)
 	}
+	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic { return applyParsed(sqlparse.Parse(st)) }
 	// Rails' db/schema.rb and Prisma schemas are read by package
 	// frameworks, after the SQL, which wins where both describe a database.
 	sqlPaths, schemas := findSchemaFiles(opts.Paths)
 	// The configuration's include and exclude globs choose files before
 	// they are read: an excluded file is neither counted nor checked.
-	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match, Vars: opts.Vars})
+	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: applyParsed, Include: opts.Config.Match, Vars: opts.Vars})
 	schemas.load(cat, loaded.Trees, apply)
 	loaded.Diagnostics = append(loaded.Diagnostics, schemas.diags...)
 	loaded.Files += schemas.files()
@@ -192,7 +194,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
-		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply, Vars: opts.Vars}))
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: applyParsed, Vars: opts.Vars}))
 	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
 	schemas.addFixes(findings, cat, opts.PGVersion)

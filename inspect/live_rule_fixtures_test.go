@@ -127,7 +127,7 @@ func TestLiveRuleExamples(t *testing.T) {
 			}{{"Bad", rule.Bad, true}, {"Good", rule.Good, false}} {
 				dsn := newTestDB(t, liveExampleSetup[rule.ID])
 				conn := connectTo(t, dsn)
-				split := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: rule.ID + "-" + ex.name + ".sql", Layout: sqlparse.LayoutPlain}, Text: ex.sql})
+				split := sqlparse.Split(sqlparse.Input{Path: rule.ID + "-" + ex.name + ".sql", Text: ex.sql})
 				for _, st := range split.Statements {
 					if _, err := conn.Exec(t.Context(), st.Text, pgx.QueryExecModeSimpleProtocol); err != nil {
 						if ex.fires {

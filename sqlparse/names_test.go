@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -115,8 +117,8 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 	for _, path := range paths {
 		cat := catalog.New()
 		r := NewReplayer(cat)
-		Load([]string{path}, LoadOptions{Apply: func(st Statement) []Diagnostic {
-			diags := r.Apply(st)
+		Load([]string{path}, LoadOptions{Apply: func(p *Parsed) []Diagnostic {
+			st, diags := p.Statement, r.ApplyParsed(p)
 			r.indexNames.sync(cat)
 			cached := 0
 			for _, names := range r.indexNames.bySchema {
@@ -127,19 +129,19 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 				for _, tb := range s.Tables {
 					for _, ix := range tb.Indexes {
 						if got := r.indexTable(s, ix.Name); got != tb {
-							t.Errorf("%s: after %q the cache has no index %s.%s", st.Pos, excerpt(st.Text, 40), s.Name, ix.Name)
+							t.Errorf("%s: after %q the cache has no index %s.%s", st.Pos, scan.Excerpt(st.Text, 40), s.Name, ix.Name)
 						}
 						known++
 					}
 				}
 				for _, name := range relationNames(s) {
 					if got, want := r.relationExists(s, name), s.RelationExists(name); got != want {
-						t.Errorf("%s: after %q relationExists(%s.%s) = %v, Schema.RelationExists %v", st.Pos, excerpt(st.Text, 40), s.Name, name, got, want)
+						t.Errorf("%s: after %q relationExists(%s.%s) = %v, Schema.RelationExists %v", st.Pos, scan.Excerpt(st.Text, 40), s.Name, name, got, want)
 					}
 				}
 			}
 			if cached != known {
-				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, excerpt(st.Text, 40), cached, known)
+				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, scan.Excerpt(st.Text, 40), cached, known)
 			}
 			checked++
 			return diags

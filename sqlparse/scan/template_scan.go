@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"strings"
@@ -32,7 +32,7 @@ func mayHavePsqlVar(src string) bool {
 		i += k + 1
 		if c := src[i]; c == ':' {
 			i++ // a cast
-		} else if isIdentStart(c) || c == '\'' || c == '"' {
+		} else if IsIdentStart(c) || c == '\'' || c == '"' {
 			return true
 		}
 	}
@@ -84,7 +84,7 @@ func (s *placeholderScanner) run() {
 		if i+1 < len(src) {
 			next = src[i+1]
 		}
-		inWord := i > 0 && isIdentChar(src[i-1])
+		inWord := i > 0 && IsIdentChar(src[i-1])
 		switch {
 		case c == '-' && next == '-':
 			if e := strings.IndexByte(src[i:], '\n'); e >= 0 {
@@ -106,7 +106,7 @@ func (s *placeholderScanner) run() {
 			}
 		case c == '\'':
 			// E'...' takes backslash escapes.
-			escapes := i > 0 && (src[i-1] == 'e' || src[i-1] == 'E') && (i < 2 || !isIdentChar(src[i-2]))
+			escapes := i > 0 && (src[i-1] == 'e' || src[i-1] == 'E') && (i < 2 || !IsIdentChar(src[i-2]))
 			i = s.quoted(i, '\'', inString, escapes)
 		case c == '"':
 			i = s.quoted(i, '"', inQuotedIdent, false)
@@ -121,7 +121,7 @@ func (s *placeholderScanner) run() {
 		case c == ':':
 			i = s.colon(i)
 		case (c == 'c' || c == 'C') && !inWord && i+4 <= len(src) && strings.EqualFold(src[i:i+4], "copy") &&
-			(i+4 == len(src) || !isIdentChar(src[i+4])):
+			(i+4 == len(src) || !IsIdentChar(src[i+4])):
 			i = copyDataEnd(src, i, i+4)
 		default:
 			i++
@@ -198,8 +198,8 @@ func (s *placeholderScanner) dollarBody(start int, tag string) int {
 // $tag$), or "" when the "$" starts none (a parameter $1, a lone $).
 func dollarTag(src string, start int) string {
 	j := start + 1
-	if j < len(src) && isIdentStart(src[j]) {
-		for j < len(src) && isIdentChar(src[j]) && src[j] != '$' {
+	if j < len(src) && IsIdentStart(src[j]) {
+		for j < len(src) && IsIdentChar(src[j]) && src[j] != '$' {
 			j++
 		}
 	}
@@ -294,7 +294,7 @@ func goKeyword(text string) string {
 	for end < len(t) && t[end] >= 'a' && t[end] <= 'z' {
 		end++
 	}
-	if end < len(t) && isIdentChar(t[end]) {
+	if end < len(t) && IsIdentChar(t[end]) {
 		return ""
 	}
 	if w := t[:end]; goControlOpeners[w] || goControlWords[w] {
@@ -384,7 +384,7 @@ func (s *placeholderScanner) flyway(start int, ctx sqlContext) int {
 	}
 	name := s.src[start+2 : start+2+e]
 	for i := 0; i < len(name); i++ {
-		if c := name[i]; !isIdentChar(c) && c != '.' && c != ':' && c != '-' || c == '$' {
+		if c := name[i]; !IsIdentChar(c) && c != '.' && c != ':' && c != '-' || c == '$' {
 			return start + 1
 		}
 	}
@@ -411,7 +411,7 @@ func (s *placeholderScanner) colon(i int) int {
 		return i + 2
 	}
 	if i > 0 {
-		if prev := src[i-1]; isIdentChar(prev) || prev == ']' || prev == ')' || prev == ':' || prev == '[' {
+		if prev := src[i-1]; IsIdentChar(prev) || prev == ']' || prev == ')' || prev == ':' || prev == '[' {
 			return i + 1
 		}
 	}
@@ -425,10 +425,10 @@ func (s *placeholderScanner) colon(i int) int {
 		}
 	}
 	end := nameStart
-	for end < len(src) && isIdentChar(src[end]) && src[end] != '$' {
+	for end < len(src) && IsIdentChar(src[end]) && src[end] != '$' {
 		end++
 	}
-	if end == nameStart || !isIdentStart(src[nameStart]) {
+	if end == nameStart || !IsIdentStart(src[nameStart]) {
 		return i + 1
 	}
 	name := src[nameStart:end]

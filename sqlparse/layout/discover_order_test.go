@@ -1,6 +1,8 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,7 +152,7 @@ func TestDiscoverSharedVersionIsPlain(t *testing.T) {
 	assertList(t, "skipped", skippedFiles(t, trees, root), []string{
 		"0001_create_a_members.down.sql: a down migration",
 		"0001_create_b_invites.down.sql: a down migration"})
-	if len(diags) != 1 || diags[0].Level != Note ||
+	if len(diags) != 1 || diags[0].Level != scan.Note ||
 		!strings.Contains(diags[0].Message, "0001_create_a_members.up.sql and 0001_create_b_invites.up.sql share version 0001") ||
 		!strings.Contains(diags[0].Message, "read as plain") {
 		t.Errorf("diagnostics = %v, want one note saying why the tree is plain", diags)
@@ -159,7 +161,7 @@ func TestDiscoverSharedVersionIsPlain(t *testing.T) {
 	// Named explicitly, golang-migrate keeps its own rule: an error that
 	// names both files.
 	trees, diags = Discover([]string{root}, DiscoverOptions{Layout: LayoutGolangMigrate})
-	if len(diags) != 1 || diags[0].Level != Error || !strings.Contains(diags[0].Message, "duplicate migration version 0001") {
+	if len(diags) != 1 || diags[0].Level != scan.Error || !strings.Contains(diags[0].Message, "duplicate migration version 0001") {
 		t.Errorf("--layout golang-migrate: diagnostics %v", diags)
 	}
 	if len(trees) != 1 || len(trees[0].Files) != 3 {

@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"strings"
@@ -36,7 +36,7 @@ func (sc *stmtScanner) scan(start int) (end int, ok bool) {
 		}
 		tokenEnd := -1
 		switch {
-		case isSpace(c):
+		case IsSpace(c):
 			i++
 			continue
 		case c == '-' && next == '-':
@@ -91,7 +91,7 @@ func (sc *stmtScanner) scan(start int) (end int, ok bool) {
 				sc.parenDepth--
 			}
 			tokenEnd = i + 1
-		case isIdentStart(c):
+		case IsIdentStart(c):
 			tokenEnd = sc.word(i)
 		default:
 			tokenEnd = i + 1
@@ -149,7 +149,7 @@ func (sc *stmtScanner) dollar(start int) int {
 }
 
 // bracePlaceholder skips a template placeholder ({{ ... }}, ${name}) that
-// fillTemplates left in place because it could not tell what it stands
+// Fill left in place because it could not tell what it stands
 // for; the statement is then skipped.
 func (sc *stmtScanner) bracePlaceholder(start, open int, closer string) int {
 	e := strings.Index(sc.src[start+open:], closer)
@@ -168,7 +168,7 @@ func (sc *stmtScanner) bracePlaceholder(start, open int, closer string) int {
 // the statement.
 func (sc *stmtScanner) word(start int) int {
 	end := start
-	for end < len(sc.src) && isIdentChar(sc.src[end]) {
+	for end < len(sc.src) && IsIdentChar(sc.src[end]) {
 		end++
 	}
 	w := strings.ToLower(sc.src[start:end])

@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ type SplitResult struct {
 func Split(in Input) SplitResult {
 	s := &splitter{
 		src:     in.Text,
-		file:    in.File.Path,
+		file:    in.Path,
 		whole:   in.Whole,
 		control: in.control,
 		lines:   in.lineIndex(),
@@ -50,7 +50,7 @@ type splitter struct {
 	pending []Comment // comments since the previous statement
 }
 
-// templateNotes adds fillTemplates' notes for the text in [start, end).
+// templateNotes adds Fill' notes for the text in [start, end).
 func (s *splitter) templateNotes(notes []offsetNote, start, end int) {
 	for _, n := range notes {
 		if n.offset >= start && n.offset < end {
@@ -94,7 +94,7 @@ func (s *splitter) runFrom(i int) {
 	for i < len(s.src) {
 		c := s.src[i]
 		switch {
-		case isSpace(c), c == ';':
+		case IsSpace(c), c == ';':
 			i++
 		case strings.HasPrefix(s.src[i:], "--"):
 			i = s.lineComment(i, true)
@@ -214,16 +214,19 @@ func (s *splitter) wholeAt(offset int) (Range, bool) {
 	return Range{}, false
 }
 
-func isSpace(c byte) bool {
+// IsSpace reports whether c is white space to PostgreSQL's lexer.
+func IsSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-func isIdentStart(c byte) bool {
+// IsIdentStart and IsIdentChar are PostgreSQL's identifier bytes: letters,
+// _, any byte of a multi-byte character, and after the first, digits and $.
+func IsIdentStart(c byte) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
 }
 
-func isIdentChar(c byte) bool {
-	return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$'
+func IsIdentChar(c byte) bool {
+	return IsIdentStart(c) || (c >= '0' && c <= '9') || c == '$'
 }
 
 // copyFromStdin matches COPY statements whose data follows in the file.
@@ -319,4 +322,14 @@ func (s *splitter) skipCopyData(start, end int) int {
 	}
 	s.errorAt(start, "COPY ... FROM stdin has no \\. line ending its data; the rest of the file is not read")
 	return len(s.src)
+}
+
+// Excerpt shortens text to at most n runes on one line, for messages.
+func Excerpt(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	r := []rune(text)
+	return string(r[:n]) + "..."
 }

@@ -1,15 +1,8 @@
-// Package sqlparse turns SQL files into a catalog.Catalog: it finds and orders
-// migration files for every layout idemcheck knows, cuts out the "up" part,
-// splits statements with exact positions, skips text that is not SQL, replays
-// DDL into the catalog, and converts parser nodes and expression text into
-// catalog.Expr.
-//
-// It is the only package that imports pg_query_go. It never prints and never
-// exits: everything it has to say comes back as Diagnostics.
-package sqlparse
+package scan
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -31,9 +24,6 @@ type Statement struct {
 	Comments []Comment
 	// lines maps byte offsets of the file to line starts; PosAt uses it.
 	lines *lineIndex
-	// parsed is the parse phase's result when Load parsed the statement
-	// ahead on another goroutine; Replayer.Apply then does not parse again.
-	parsed *Parsed
 	// origin maps offsets of Text to positions when the statement was
 	// translated from another language (see Translated); nil otherwise.
 	origin func(offset int) catalog.Pos
@@ -65,6 +55,18 @@ func (s *Statement) PosAt(offset int) catalog.Pos {
 		return s.Pos
 	}
 	return s.lines.pos(s.Offset + offset)
+}
+
+// Inner returns the statement whose text, text, starts at byte offset off
+// of s.Text (a statement inside a DO block's body). With exact, text is
+// s.Text there character for character, so that offsets inside it map to
+// the file; otherwise every position in it is its start.
+func (s *Statement) Inner(text string, off int, exact bool) Statement {
+	st := Statement{Text: text, File: s.File, Offset: s.Offset + off, Pos: s.PosAt(off)}
+	if exact {
+		st.lines = s.lines
+	}
+	return st
 }
 
 // Level says how bad a diagnostic is.
@@ -105,4 +107,18 @@ func (d Diagnostic) String() string {
 		return fmt.Sprintf("%s%s: %s (SQLSTATE %s)", prefix, d.Level, d.Message, d.SQLState)
 	}
 	return fmt.Sprintf("%s%s: %s", prefix, d.Level, d.Message)
+}
+
+// SortDiagnostics orders one file's diagnostics by position, keeping the
+// order of those at the same place.
+func SortDiagnostics(notes []Diagnostic) {
+	sort.SliceStable(notes, func(i, j int) bool { return diagBefore(notes[i], notes[j]) })
+}
+
+// diagBefore orders diagnostics of one file by position.
+func diagBefore(a, b Diagnostic) bool {
+	if a.Pos.Line != b.Pos.Line {
+		return a.Pos.Line < b.Pos.Line
+	}
+	return a.Pos.Col < b.Pos.Col
 }

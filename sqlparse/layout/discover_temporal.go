@@ -1,6 +1,8 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -45,7 +47,7 @@ func isTemporalDir(dir string, sc dirScan) bool {
 // listTemporal takes every version folder's files in manifest order, the
 // folders in version order. A manifest that cannot be read, or names a file
 // that is not there, is an error; the other versions are still used.
-func listTemporal(dir, display string, sc dirScan) ([]File, []SkippedFile, []Diagnostic) {
+func listTemporal(dir, display string, sc dirScan) ([]File, []SkippedFile, []scan.Diagnostic) {
 	type version struct{ sub, number string }
 	var versions []version
 	if sc.others[temporalManifest] {
@@ -61,10 +63,10 @@ func listTemporal(dir, display string, sc dirScan) ([]File, []SkippedFile, []Dia
 
 	var files []File
 	var skipped []SkippedFile
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	for i, v := range versions {
 		if i > 0 && v.number != "" && compareDotted(versions[i-1].number, v.number) == 0 {
-			diags = append(diags, Diagnostic{Level: Error, Message: fmt.Sprintf(
+			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
 				"duplicate migration version %s: %s and %s both claim it; %s is not used, rename one of them",
 				v.number, filepath.Join(display, versions[i-1].sub), filepath.Join(display, v.sub), filepath.Join(display, v.sub))})
 			continue
@@ -78,26 +80,26 @@ func listTemporal(dir, display string, sc dirScan) ([]File, []SkippedFile, []Dia
 }
 
 // listTemporalVersion reads one version folder's manifest.
-func listTemporalVersion(dir, display, number string) ([]File, []SkippedFile, []Diagnostic) {
+func listTemporalVersion(dir, display, number string) ([]File, []SkippedFile, []scan.Diagnostic) {
 	manifestPath := filepath.Join(display, temporalManifest)
 	data, err := readSQLFile(filepath.Join(dir, temporalManifest))
 	if err != nil {
-		return nil, nil, []Diagnostic{pathError(manifestPath, err)}
+		return nil, nil, []scan.Diagnostic{pathError(manifestPath, err)}
 	}
 	var m temporalManifestFile
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, nil, []Diagnostic{{Level: Error, Message: fmt.Sprintf("%s: cannot read it as JSON: %v", manifestPath, err)}}
+		return nil, nil, []scan.Diagnostic{{Level: scan.Error, Message: fmt.Sprintf("%s: cannot read it as JSON: %v", manifestPath, err)}}
 	}
 	if number == "" {
 		number = strings.TrimPrefix(m.CurrVersion, "v")
 	}
 	var files []File
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	listed := map[string]bool{}
 	for _, name := range m.SchemaUpdateCqlFiles {
 		rel := filepath.Clean(name)
 		if !filepath.IsLocal(rel) || !fileExists(filepath.Join(dir, rel)) {
-			diags = append(diags, Diagnostic{Level: Error, Message: fmt.Sprintf(
+			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
 				"%s names %s, which does not exist", manifestPath, name)})
 			continue
 		}

@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"encoding/json"
@@ -27,23 +27,23 @@ var segmentTraps = []string{
 func TestSplitSegmentsEqualsSplit(t *testing.T) {
 	var inputs []Input
 	for i, text := range segmentTraps {
-		inputs = append(inputs, Input{File: File{Path: "trap" + string(rune('a'+i)) + ".sql"}, Text: text})
+		inputs = append(inputs, Input{Path: "trap" + string(rune('a'+i)) + ".sql", Text: text})
 	}
-	files, err := filepath.Glob("../testdata/*/*/*.sql")
+	files, err := filepath.Glob("../../testdata/*/*/*.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, _ := filepath.Glob("../testdata/*/*.sql")
+	more, _ := filepath.Glob("../../testdata/*/*.sql")
 	files = append(files, more...)
-	if _, err := os.Stat("../bench/out/S/structure.sql"); err == nil {
-		files = append(files, "../bench/out/S/structure.sql")
+	if _, err := os.Stat("../../bench/out/S/structure.sql"); err == nil {
+		files = append(files, "../../bench/out/S/structure.sql")
 	}
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, Input{File: File{Path: path}, Text: string(data)})
+		inputs = append(inputs, Input{Path: path, Text: string(data)})
 	}
 	for _, in := range inputs {
 		for _, size := range []int{1, 16, 64, 4096} {
@@ -57,10 +57,10 @@ func TestSplitSegmentsEqualsSplit(t *testing.T) {
 				return true
 			})
 			want := Split(in)
-			sortNotes(want.Diagnostics)
-			sortNotes(got.Diagnostics)
+			SortDiagnostics(want.Diagnostics)
+			SortDiagnostics(got.Diagnostics)
 			if g, w := splitJSON(t, got), splitJSON(t, want); g != w {
-				t.Errorf("%s in segments of %d bytes (%d segments) differs from Split:\n got %s\nwant %s", in.File.Path, size, segments, g, w)
+				t.Errorf("%s in segments of %d bytes (%d segments) differs from Split:\n got %s\nwant %s", in.Path, size, segments, g, w)
 			}
 		}
 	}

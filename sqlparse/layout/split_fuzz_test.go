@@ -1,6 +1,8 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,7 +42,7 @@ func FuzzSplit(f *testing.F) {
 		if len(in.Text) != len(src) {
 			t.Fatalf("up part changed the length: %d -> %d", len(src), len(in.Text))
 		}
-		r := Split(in)
+		r := scan.Split(in)
 		prev := -1
 		for _, st := range r.Statements {
 			if st.Offset <= prev || st.Offset < 0 || st.Offset+len(st.Text) > len(src) {

@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func FuzzFillTemplates(f *testing.F) {
 		if withVars {
 			vars = Vars{"X": "x", "Namespace": "auth", "y": "why", "v": "o'v"}
 		}
-		in := fillTemplates(Input{File: File{Path: "f.sql", Layout: LayoutPlain}, Text: src}, vars)
+		in := Fill(Input{Path: "f.sql", Text: src}, vars)
 		lines := strings.Count(src, "\n") + 1
 		r := Split(in)
 		prev := 0

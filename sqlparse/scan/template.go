@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"fmt"
@@ -7,8 +7,6 @@ import (
 	"text/template"
 	"text/template/parse"
 
-	pg "github.com/pganalyze/pg_query_go/v5"
-
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -16,7 +14,7 @@ import (
 // before the SQL reaches the server: Go templates ({{ .Namespace }},
 // {{ index .Options "Namespace" }}, run over the whole file by gobuffalo/pop
 // and others), Flyway placeholders (${schema}) and psql variables (:name,
-// :'name', :"name"). fillTemplates fills them with the values given
+// :'name', :"name"). Fill fills them with the values given
 // (--var, vars: in the configuration) before the text is split, so that a
 // templated tree is replayed in full. A placeholder without a value becomes
 // a stand-in identifier, with a note, so that the statement is still read;
@@ -93,9 +91,10 @@ type controlRange struct {
 	why string
 }
 
-// fillTemplates fills the placeholders of in.Text. The result's Text is
+// Fill fills the template placeholders of in.Text with vars, or stand-ins
+// where vars has no value. The result's Text is
 // what the runner would send; positions still point into the file.
-func fillTemplates(in Input, vars Vars) Input {
+func Fill(in Input, vars Vars) Input {
 	found := findPlaceholders(in.Text, vars)
 	if len(found) == 0 {
 		return in
@@ -233,7 +232,7 @@ func blockEdits(src string, group []placeholder, out string) []edit {
 
 func (f *filler) skipControl(start, end int, head, why string) {
 	f.control = append(f.control, controlRange{Range{start, end},
-		fmt.Sprintf("it is inside the template control action %s at line %d, and %s", excerpt(head, 60), lineAt(f.src, start), why)})
+		fmt.Sprintf("it is inside the template control action %s at line %d, and %s", Excerpt(head, 60), lineAt(f.src, start), why)})
 }
 
 // value fills one placeholder that stands for a value.
@@ -260,9 +259,9 @@ func (f *filler) value(p placeholder) {
 	if p.kind >= psqlVar {
 		what = "psql variable"
 	}
-	msg := fmt.Sprintf("%s %s has no value: the stand-in %s is used; pass --var %s=VALUE", what, excerpt(raw, 60), stand, p.name)
+	msg := fmt.Sprintf("%s %s has no value: the stand-in %s is used; pass --var %s=VALUE", what, Excerpt(raw, 60), stand, p.name)
 	if failure != "" {
-		msg = fmt.Sprintf("%s %s could not be filled (%s): the stand-in %s is used", what, excerpt(raw, 60), failure, stand)
+		msg = fmt.Sprintf("%s %s could not be filled (%s): the stand-in %s is used", what, Excerpt(raw, 60), failure, stand)
 	}
 	f.seen[key] = &standIn{note: len(f.notes), count: 1, msg: msg}
 	f.notes = append(f.notes, offsetNote{p.start, msg})
@@ -344,9 +343,9 @@ func standInFor(p placeholder, src string) string {
 		return `"` + name + `"`
 	case p.ctx != inCode:
 		return name
-	case p.start > 0 && isIdentChar(src[p.start-1]), p.end < len(src) && isIdentChar(src[p.end]):
+	case p.start > 0 && IsIdentChar(src[p.start-1]), p.end < len(src) && IsIdentChar(src[p.end]):
 		return name // part of a longer identifier: prefix_{{ .X }}
-	case isKeyword(name):
+	case IsReservedWord(name):
 		return `"` + name + `"`
 	}
 	return name
@@ -371,17 +370,6 @@ func standInName(name string) string {
 		s = "_" + s
 	}
 	return catalog.TruncateIdent(s)
-}
-
-// isKeyword reports whether name is a PostgreSQL keyword that cannot stand
-// bare as a table or schema name.
-func isKeyword(name string) bool {
-	res, err := pg.Scan(name)
-	if err != nil || len(res.GetTokens()) != 1 {
-		return false
-	}
-	k := res.GetTokens()[0].GetKeywordKind()
-	return k != pg.KeywordKind_NO_KEYWORD && k != pg.KeywordKind_UNRESERVED_KEYWORD
 }
 
 func lineAt(src string, offset int) int { return strings.Count(src[:offset], "\n") + 1 }

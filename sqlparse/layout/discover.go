@@ -1,6 +1,8 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -42,9 +44,9 @@ type Tree struct {
 	// does not recognise. Load reports each one as a note.
 	Skipped []SkippedFile
 
-	// downNamed is set for a down migration named on its own, which is
+	// DownNamed is set for a down migration named on its own, which is
 	// never replayed (Load decides between a note and an error).
-	downNamed bool
+	DownNamed bool
 }
 
 // SkippedFile is a file of a tree that its layout leaves out, and why.
@@ -66,25 +68,25 @@ const maxTreeDepth = 2
 // Discover finds the migration trees named by paths. Each path is a
 // directory, a file, or "-" for stdin. A path that cannot be used gives an
 // Error diagnostic; the other paths are still returned.
-func Discover(paths []string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
+func Discover(paths []string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
 	var trees []Tree
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	for _, p := range paths {
-		t, d := discoverPath(p, opts)
+		t, d := DiscoverPath(p, opts)
 		trees = append(trees, t...)
 		diags = append(diags, d...)
 	}
 	return trees, diags
 }
 
-// discoverPath finds the trees of one path argument.
-func discoverPath(p string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
+// DiscoverPath finds the trees of one path argument.
+func DiscoverPath(p string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
 	if p == "-" {
 		return stdinTree(opts)
 	}
 	info, err := os.Stat(p)
 	if err != nil {
-		return nil, []Diagnostic{pathError(p, err)}
+		return nil, []scan.Diagnostic{pathError(p, err)}
 	}
 	if !info.IsDir() {
 		return singleFileTree(p, opts.Layout)
@@ -92,21 +94,21 @@ func discoverPath(p string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
 	visited := map[string]bool{}
 	trees, diags := findTrees(p, p, opts.Layout, 0, visited)
 	if len(trees) == 0 && len(diags) == 0 {
-		diags = append(diags, Diagnostic{Level: Error,
+		diags = append(diags, scan.Diagnostic{Level: scan.Error,
 			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down); pass a migration directory or a .sql file", p, maxTreeDepth)})
 	}
 	return trees, diags
 }
 
 // pathError turns a failed stat or read into a diagnostic naming the path.
-func pathError(p string, err error) Diagnostic {
+func pathError(p string, err error) scan.Diagnostic {
 	msg := fmt.Sprintf("%s: cannot read: %v", p, unwrapPathError(err))
 	if errors.Is(err, errEmpty) {
 		msg = fmt.Sprintf("%s: %v", p, err)
 	} else if errors.Is(err, fs.ErrNotExist) {
 		msg = fmt.Sprintf("%s: no such file or directory", p)
 	}
-	return Diagnostic{Level: Error, Message: msg}
+	return scan.Diagnostic{Level: scan.Error, Message: msg}
 }
 
 func unwrapPathError(err error) error {
@@ -118,16 +120,16 @@ func unwrapPathError(err error) error {
 }
 
 // stdinTree reads stdin as one file and detects its layout from content.
-func stdinTree(opts DiscoverOptions) ([]Tree, []Diagnostic) {
+func stdinTree(opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
 	if opts.Stdin == nil {
-		return nil, []Diagnostic{{Level: Error, Message: "-: no standard input to read"}}
+		return nil, []scan.Diagnostic{{Level: scan.Error, Message: "-: no standard input to read"}}
 	}
 	data, err := readSQL(opts.Stdin)
 	if err != nil {
-		return nil, []Diagnostic{readDiagnostic(stdinPath, err)}
+		return nil, []scan.Diagnostic{readDiagnostic(stdinPath, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, []Diagnostic{pathError(stdinPath, errEmpty)}
+		return nil, []scan.Diagnostic{pathError(stdinPath, errEmpty)}
 	}
 	layout := opts.Layout
 	if layout == "" {
@@ -142,20 +144,20 @@ func stdinTree(opts DiscoverOptions) ([]Tree, []Diagnostic) {
 
 // singleFileTree makes a one-file tree of a file given by name. A down
 // migration makes a tree with no file to replay.
-func singleFileTree(p string, forced Layout) ([]Tree, []Diagnostic) {
+func singleFileTree(p string, forced Layout) ([]Tree, []scan.Diagnostic) {
 	if kind := downKind(filepath.Base(p)); kind != "" {
 		layout := forced
 		if layout == "" {
 			layout = LayoutPlain
 		}
-		return []Tree{{Root: p, Layout: layout, Skipped: []SkippedFile{{Path: p, Reason: kind}}, downNamed: true}}, nil
+		return []Tree{{Root: p, Layout: layout, Skipped: []SkippedFile{{Path: p, Reason: kind}}, DownNamed: true}}, nil
 	}
 	data, err := readSQLFile(p)
 	if err != nil {
-		return nil, []Diagnostic{readDiagnostic(p, err)}
+		return nil, []scan.Diagnostic{readDiagnostic(p, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, []Diagnostic{pathError(p, errEmpty)}
+		return nil, []scan.Diagnostic{pathError(p, errEmpty)}
 	}
 	layout := forced
 	if layout == "" {
@@ -175,14 +177,14 @@ func singleFileTree(p string, forced Layout) ([]Tree, []Diagnostic) {
 
 // findTrees looks for a tree at dir, then one and two directories down.
 // visited holds resolved directories so that symlink loops end.
-func findTrees(dir, display string, forced Layout, depth int, visited map[string]bool) ([]Tree, []Diagnostic) {
+func findTrees(dir, display string, forced Layout, depth int, visited map[string]bool) ([]Tree, []scan.Diagnostic) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, []Diagnostic{pathError(display, err)}
+		return nil, []scan.Diagnostic{pathError(display, err)}
 	}
 	if visited[real] {
 		if isLoop(dir, real) {
-			return nil, []Diagnostic{{Level: Error, Message: fmt.Sprintf(
+			return nil, []scan.Diagnostic{{Level: scan.Error, Message: fmt.Sprintf(
 				"%s: symbolic link loop (leads back to %s, which is already being read); not followed", display, real)}}
 		}
 		return nil, nil // a second link to a tree already read
@@ -190,9 +192,9 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 	visited[real] = true
 	sc, err := scanDir(dir)
 	if err != nil {
-		return nil, []Diagnostic{pathError(display, err)}
+		return nil, []scan.Diagnostic{pathError(display, err)}
 	}
-	layout, why := forced, []Diagnostic(nil)
+	layout, why := forced, []scan.Diagnostic(nil)
 	if layout == "" {
 		layout, why = detectDir(dir, display, sc)
 	}
@@ -206,7 +208,7 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		return nil, nil
 	}
 	var trees []Tree
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	// Version folders named by number (1/, 2/, 10/) are applied in numeric
 	// order, which is not the order of their names.
 	subdirs := slices.Clone(sc.subdirs)
@@ -270,10 +272,24 @@ func scanDir(dir string) (dirScan, error) {
 	return sc, nil
 }
 
+// Detect is the layout detection finds for the directory dir, or "" when
+// dir is not a directory or holds no migrations of its own.
+func Detect(dir string) Layout {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return ""
+	}
+	sc, err := scanDir(dir)
+	if err != nil {
+		return ""
+	}
+	l, _ := detectDir(dir, dir, sc)
+	return l
+}
+
 // detectDir guesses the layout of a directory, or "" when it holds no
 // migrations of its own. A note says why when the names alone would have
 // suggested another layout.
-func detectDir(dir, display string, sc dirScan) (Layout, []Diagnostic) {
+func detectDir(dir, display string, sc dirScan) (Layout, []scan.Diagnostic) {
 	if sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy") {
 		return LayoutSqitch, nil
 	}
@@ -308,7 +324,7 @@ func detectDir(dir, display string, sc dirScan) (Layout, []Diagnostic) {
 	if why == "" {
 		return layout, nil
 	}
-	return layout, []Diagnostic{{Level: Note, Message: display + ": " + why}}
+	return layout, []scan.Diagnostic{{Level: scan.Note, Message: display + ": " + why}}
 }
 
 // detectSQLFiles guesses the layout of a directory of .sql files from their
@@ -449,7 +465,7 @@ func digitsAt(s string, i int) int {
 
 // sortFiles orders files by cmp (ties by path) and reports files that
 // claim the same version; only the first of them is kept.
-func sortFiles(files []File, cmp func(a, b File) int) ([]File, []Diagnostic) {
+func sortFiles(files []File, cmp func(a, b File) int) ([]File, []scan.Diagnostic) {
 	sort.SliceStable(files, func(i, j int) bool {
 		if c := cmp(files[i], files[j]); c != 0 {
 			return c < 0
@@ -457,10 +473,10 @@ func sortFiles(files []File, cmp func(a, b File) int) ([]File, []Diagnostic) {
 		return files[i].Path < files[j].Path
 	})
 	var kept []File
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	for _, f := range files {
 		if n := len(kept); n > 0 && f.Version != "" && kept[n-1].Version != "" && cmp(kept[n-1], f) == 0 {
-			diags = append(diags, Diagnostic{Level: Error, Message: fmt.Sprintf(
+			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
 				"duplicate migration version %s: %s and %s both claim it; %s is not used, rename one of them",
 				f.Version, kept[n-1].Path, f.Path, f.Path)})
 			continue

@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import "strings"
 
@@ -7,17 +7,17 @@ import "strings"
 // every parser goroutine waiting until the whole file is split.
 const segmentBytes = 256 << 10
 
-// splitStreaming is Split delivered in segments, in order, as each is cut:
+// SplitStreaming is Split delivered in segments, in order, as each is cut:
 // the statements, comments and diagnostics of all segments together are
 // exactly Split's. A segment ends at a line that starts right after a
 // semicolon; the split of a segment is trusted only when it ends on that
 // semicolon with nothing unterminated or pending, and otherwise the rest of
 // the file is split in one piece. emit returning false stops the split.
-func splitStreaming(in Input, emit func(SplitResult) bool) {
+func SplitStreaming(in Input, emit func(SplitResult) bool) {
 	splitSegments(in, segmentBytes, emit)
 }
 
-// splitSegments is splitStreaming with segments of about size bytes.
+// splitSegments is SplitStreaming with segments of about size bytes.
 func splitSegments(in Input, size int, emit func(SplitResult) bool) {
 	if len(in.Whole) > 0 || len(in.Text) < 2*size {
 		emit(Split(in))
@@ -41,7 +41,7 @@ func splitSegments(in Input, size int, emit func(SplitResult) bool) {
 // splitRange splits in.Text[start:end] with the file's positions; clean
 // reports whether the split ended between statements.
 func splitRange(in Input, li *lineIndex, start, end int) (SplitResult, bool) {
-	s := &splitter{src: in.Text[:end], file: in.File.Path, whole: in.Whole, control: in.control, lines: li}
+	s := &splitter{src: in.Text[:end], file: in.Path, whole: in.Whole, control: in.control, lines: li}
 	s.templateNotes(in.notes, start, end)
 	s.runFrom(start)
 	return s.res, end == len(in.Text) || s.endedCleanly()
@@ -74,7 +74,7 @@ func nextCut(text string, from int) int {
 			return len(text)
 		}
 		j := from + i + 2
-		for j < len(text) && isSpace(text[j]) {
+		for j < len(text) && IsSpace(text[j]) {
 			j++
 		}
 		if j < len(text) && isWordByte(text[j]) {

@@ -1,6 +1,8 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"bufio"
 	"bytes"
 	"fmt"
@@ -12,10 +14,10 @@ import (
 )
 
 // listTree chooses and orders the files of one tree the way its tool does.
-func listTree(dir, display string, layout Layout, sc dirScan) (Tree, []Diagnostic) {
+func listTree(dir, display string, layout Layout, sc dirScan) (Tree, []scan.Diagnostic) {
 	tree := Tree{Root: display, Layout: layout}
 	var files []File
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	switch layout {
 	case LayoutGolangMigrate:
 		files, tree.Skipped = listUpFiles(display, layout, sc.sqlFiles)
@@ -188,14 +190,14 @@ var multiDialectName = regexp.MustCompile(`(?i)^(.*?)(?:\.(postgres|postgresql|p
 
 // listMultiDialect takes, per version, the postgres file when there is one
 // and otherwise the dialect-free one.
-func listMultiDialect(display string, names []string) ([]File, []SkippedFile, []Diagnostic) {
+func listMultiDialect(display string, names []string) ([]File, []SkippedFile, []scan.Diagnostic) {
 	type choice struct {
 		file     File
 		postgres bool
 	}
 	chosen := map[string]*choice{}
 	var order []string
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	var skipped []SkippedFile
 	for _, n := range names {
 		m := multiDialectName.FindStringSubmatch(n)
@@ -226,7 +228,7 @@ func listMultiDialect(display string, names []string) ([]File, []SkippedFile, []
 			chosen[key] = &choice{f, isPostgres}
 			order = append(order, key)
 		case prev.postgres == isPostgres:
-			diags = append(diags, Diagnostic{Level: Error, Message: fmt.Sprintf(
+			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
 				"duplicate migration version %s: %s and %s both claim it; %s is not used, rename one of them",
 				f.Version, prev.file.Path, f.Path, f.Path)})
 		case isPostgres:
@@ -256,11 +258,11 @@ func sortSkipped(skipped []SkippedFile) {
 // listSqitch reads sqitch.plan and takes deploy/{change}.sql in plan order.
 // A reworked change (named again after a tag) was deployed from
 // deploy/{change}@{tag}.sql before the rework.
-func listSqitch(dir, display string) ([]File, []SkippedFile, []Diagnostic) {
+func listSqitch(dir, display string) ([]File, []SkippedFile, []scan.Diagnostic) {
 	planPath := filepath.Join(dir, "sqitch.plan")
 	data, err := readSQLFile(planPath)
 	if err != nil {
-		return nil, nil, []Diagnostic{pathError(filepath.Join(display, "sqitch.plan"), err)}
+		return nil, nil, []scan.Diagnostic{pathError(filepath.Join(display, "sqitch.plan"), err)}
 	}
 	type change struct {
 		name string
@@ -292,7 +294,7 @@ func listSqitch(dir, display string) ([]File, []SkippedFile, []Diagnostic) {
 		seen[c.name]++
 	}
 	var files []File
-	var diags []Diagnostic
+	var diags []scan.Diagnostic
 	used := map[string]bool{}
 	left := map[string]int{}
 	for _, c := range changes {
@@ -302,7 +304,7 @@ func listSqitch(dir, display string) ([]File, []SkippedFile, []Diagnostic) {
 			rel = filepath.Join("deploy", c.name+"@"+c.tag+".sql")
 		}
 		if !fileExists(filepath.Join(dir, rel)) {
-			diags = append(diags, Diagnostic{Level: Error, Message: fmt.Sprintf(
+			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
 				"%s:%d: change %q has no deploy script %s", filepath.Join(display, "sqitch.plan"), c.line, c.name, filepath.Join(display, rel))})
 			continue
 		}

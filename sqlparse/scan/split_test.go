@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 // splitPlain splits src as a plain file named m.sql.
 func splitPlain(src string) SplitResult {
-	return Split(Input{File: File{Path: "m.sql", Layout: LayoutPlain}, Text: src})
+	return Split(Input{Path: "m.sql", Text: src})
 }
 
 // texts returns the statements' texts.
@@ -184,28 +184,5 @@ func TestSplitBadBytes(t *testing.T) {
 	got := diagStrings(r)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "error 2:9 invalid UTF-8 byte 0xff") || !strings.HasPrefix(got[1], "error 3:9 NUL byte") {
 		t.Errorf("diagnostics = %q", got)
-	}
-}
-
-func TestSplitGooseStatementBlock(t *testing.T) {
-	src := "-- +goose Up\n" +
-		"CREATE TABLE x (id int);\n" +
-		"-- +goose StatementBegin\n" +
-		"SELECT 1; SELECT 2;\n" +
-		"-- +goose StatementEnd\n" +
-		"CREATE TABLE y (id int);\n" +
-		"-- +goose Down\n" +
-		"DROP TABLE y;\n"
-	in := upPart(File{Path: "g.sql", Layout: LayoutGoose}, src)
-	if len(in.Text) != len(src) || strings.Count(in.Text, "\n") != strings.Count(src, "\n") {
-		t.Fatalf("Text must keep offsets and lines")
-	}
-	r := Split(in)
-	assertTexts(t, r, "CREATE TABLE x (id int)", "SELECT 1; SELECT 2", "CREATE TABLE y (id int)")
-	if p := r.Statements[1].Pos; p.Line != 4 || p.Col != 1 {
-		t.Errorf("block statement at %v, want line 4", p)
-	}
-	if len(r.Statements[1].Comments) != 1 || !strings.Contains(r.Statements[1].Comments[0].Text, "StatementBegin") {
-		t.Errorf("comments = %+v", r.Statements[1].Comments)
 	}
 }

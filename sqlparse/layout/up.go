@@ -1,61 +1,27 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"fmt"
 	"strings"
 )
 
-// Range is a span of byte offsets in Input.Text.
-type Range struct{ Start, End int }
-
-// Input is the "up" part of one migration file, ready to split.
-type Input struct {
-	File File
-	// Text is the file with everything that is not "up" SQL replaced by
-	// spaces (newlines kept), so that offsets, lines and columns are the
-	// original file's.
-	Text string
-	// Whole holds ranges that are exactly one statement (goose and
-	// sql-migrate StatementBegin/StatementEnd).
-	Whole []Range
-	// NoTransaction is set by "-- +goose NO TRANSACTION" and friends.
-	NoTransaction bool
-
-	// After fillTemplates: source is the text before placeholders were
-	// filled, and edits map offsets of Text back to it, so that positions
-	// stay the file's own (nil when nothing was filled). notes are the
-	// template notes and control the spans whose statements are skipped.
-	source  string
-	edits   []textEdit
-	notes   []offsetNote
-	control []controlRange
-}
-
-// lineIndex maps offsets of Text to positions in the file.
-func (in Input) lineIndex() *lineIndex {
-	if in.edits == nil {
-		return newLineIndex(in.File.Path, in.Text)
-	}
-	li := newLineIndex(in.File.Path, in.source)
-	li.edits = in.edits
-	return li
-}
-
 // ReadUp reads a file and keeps only its up part, according to its layout.
-func ReadUp(f File) (Input, error) {
+func ReadUp(f File) (scan.Input, error) {
 	data := f.data
 	if !f.stdin {
 		var err error
 		data, err = readSQLFile(f.disk)
 		if err != nil {
-			return Input{File: f}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
+			return scan.Input{Path: f.Path}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
 		}
 	}
 	return upPart(f, string(data)), nil
 }
 
 // upPart cuts the up part out of text for f's layout.
-func upPart(f File, text string) Input {
+func upPart(f File, text string) scan.Input {
 	switch f.Layout {
 	case LayoutGoose:
 		return annotatedUp(f, text, "+goose")
@@ -68,7 +34,7 @@ func upPart(f File, text string) Input {
 	case LayoutLiquibase:
 		return liquibaseUp(f, text)
 	}
-	return Input{File: f, Text: text}
+	return scan.Input{Path: f.Path, Text: text}
 }
 
 // srcLine is one line of a file with its byte offsets (end excludes "\n").
@@ -92,7 +58,7 @@ func splitLines(text string) []srcLine {
 	return lines
 }
 
-// blanker builds Input.Text by blanking spans of the original.
+// blanker builds scan.Input.Text by blanking spans of the original.
 type blanker struct {
 	buf []byte
 }
@@ -128,8 +94,8 @@ func directive(l, tool string) []string {
 // annotatedUp handles goose and sql-migrate: the Up section is used, the
 // Down section and anything before Up are blanked; StatementBegin/End wrap
 // one statement. A file with no Up annotation is used whole.
-func annotatedUp(f File, text, tool string) Input {
-	in := Input{File: f}
+func annotatedUp(f File, text, tool string) scan.Input {
+	in := scan.Input{Path: f.Path}
 	lines := splitLines(text)
 	hasUp := false
 	for _, l := range lines {
@@ -165,7 +131,7 @@ func annotatedUp(f File, text, tool string) Input {
 		case d[0] == "statementbegin":
 			wholeStart = l.end
 		case d[0] == "statementend" && wholeStart >= 0:
-			in.Whole = append(in.Whole, Range{wholeStart, l.start})
+			in.Whole = append(in.Whole, scan.Range{Start: wholeStart, End: l.start})
 			wholeStart = -1
 		}
 	}
@@ -174,8 +140,8 @@ func annotatedUp(f File, text, tool string) Input {
 }
 
 // dbmateUp keeps what lies between "-- migrate:up" and "-- migrate:down".
-func dbmateUp(f File, text string) Input {
-	in := Input{File: f}
+func dbmateUp(f File, text string) scan.Input {
+	in := scan.Input{Path: f.Path}
 	b := newBlanker(text)
 	section := "before"
 	for _, l := range splitLines(text) {
@@ -198,7 +164,7 @@ func dbmateUp(f File, text string) Input {
 }
 
 // ternUp keeps what lies above tern's "---- create above / drop below ----".
-func ternUp(f File, text string) Input {
+func ternUp(f File, text string) scan.Input {
 	b := newBlanker(text)
 	below := false
 	for _, l := range splitLines(text) {
@@ -209,19 +175,19 @@ func ternUp(f File, text string) Input {
 			b.blank(l.start, l.end)
 		}
 	}
-	return Input{File: f, Text: string(b.buf)}
+	return scan.Input{Path: f.Path, Text: string(b.buf)}
 }
 
 // liquibaseUp keeps every changeset and blanks "--rollback" lines. A
 // changeset with splitStatements:false is one statement.
-func liquibaseUp(f File, text string) Input {
-	in := Input{File: f}
+func liquibaseUp(f File, text string) scan.Input {
+	in := scan.Input{Path: f.Path}
 	b := newBlanker(text)
 	whole := -1
 	lines := splitLines(text)
 	closeWhole := func(end int) {
 		if whole >= 0 {
-			in.Whole = append(in.Whole, Range{whole, end})
+			in.Whole = append(in.Whole, scan.Range{Start: whole, End: end})
 			whole = -1
 		}
 	}

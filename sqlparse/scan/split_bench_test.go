@@ -1,4 +1,4 @@
-package sqlparse
+package scan
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ func BenchmarkSplitDump(b *testing.B) {
 		fmt.Fprintf(&sb, "CREATE FUNCTION public.f%d() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN %d; END; $$;\n\n", i, i)
 		fmt.Fprintf(&sb, "COPY public.t%d (id, note) FROM stdin;\n1\tx\n2\ty\n\\.\n\n", i)
 	}
-	in := Input{File: File{Path: "dump.sql", Layout: LayoutDump}, Text: sb.String()}
+	in := Input{Path: "dump.sql", Text: sb.String()}
 	b.SetBytes(int64(len(in.Text)))
 	b.ResetTimer()
 	for b.Loop() {

@@ -1,13 +1,15 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-const layoutsDir = "../testdata/layouts"
+const layoutsDir = "../../testdata/layouts"
 
 // TestDiscoverLayouts checks, for one fixture tree per layout, the detected
 // layout and the exact files chosen, in the order the tool applies them.
@@ -123,7 +125,7 @@ func TestDiscoverDuplicateVersion(t *testing.T) {
 		"3_keys.up.sql":      "CREATE TABLE keys (id int);",
 	})
 	trees, diags := Discover([]string{dir}, DiscoverOptions{Layout: LayoutGolangMigrate})
-	if len(diags) != 1 || diags[0].Level != Error {
+	if len(diags) != 1 || diags[0].Level != scan.Error {
 		t.Fatalf("want one error, got %v", diags)
 	}
 	msg := diags[0].Message
@@ -206,7 +208,7 @@ func TestDiscoverBadPaths(t *testing.T) {
 		t.Fatalf("want 2 errors, got %v", diags)
 	}
 	for i, p := range []string{missing, empty} {
-		if diags[i].Level != Error || !strings.Contains(diags[i].Message, p) {
+		if diags[i].Level != scan.Error || !strings.Contains(diags[i].Message, p) {
 			t.Errorf("diagnostic %d = %v, want an error naming %s", i, diags[i], p)
 		}
 	}
@@ -226,7 +228,7 @@ func TestDiscoverSymlinkLoop(t *testing.T) {
 		t.Fatalf("trees %v diags %v", trees, diags)
 	}
 	for i, link := range []string{filepath.Join(dir, "db", "loop"), filepath.Join(dir, "self")} {
-		if diags[i].Level != Error || !strings.HasPrefix(diags[i].Message, link+": symbolic link loop") {
+		if diags[i].Level != scan.Error || !strings.HasPrefix(diags[i].Message, link+": symbolic link loop") {
 			t.Errorf("diagnostic %d = %v, want a loop error naming %s", i, diags[i], link)
 		}
 	}

@@ -1,6 +1,8 @@
-package sqlparse
+package layout
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -61,7 +63,7 @@ func binaryError(data []byte) error {
 	if i < 0 {
 		return nil
 	}
-	p := newLineIndex("", string(probe)).pos(i)
+	p := scan.NewStatement("", string(probe), i).Pos
 	return &binaryFileError{Line: p.Line, Col: p.Col}
 }
 
@@ -75,10 +77,10 @@ func (e *binaryFileError) Error() string {
 
 // readDiagnostic turns a failed read of display into an Error diagnostic,
 // with the position when the error has one.
-func readDiagnostic(display string, err error) Diagnostic {
+func readDiagnostic(display string, err error) scan.Diagnostic {
 	var be *binaryFileError
 	if errors.As(err, &be) {
-		return Diagnostic{Level: Error, Pos: catalog.Pos{File: display, Line: be.Line, Col: be.Col}, Message: "binary file (NUL byte), not SQL"}
+		return scan.Diagnostic{Level: scan.Error, Pos: catalog.Pos{File: display, Line: be.Line, Col: be.Col}, Message: "binary file (NUL byte), not SQL"}
 	}
 	return pathError(display, err)
 }
