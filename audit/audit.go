@@ -100,8 +100,9 @@ type Pass struct {
 	Catalog *catalog.Catalog
 	Options Options
 	report  func(Finding)
-	// names is shared by every pass of one Run, for naming fixes.
-	names *nameIndex
+	// results are what the rules of one Run share, reached through the
+	// Pass methods in shared.go.
+	results *results
 }
 
 // Report records a finding. Rule and Severity are filled in from the rule
@@ -227,7 +228,7 @@ type Suppression struct {
 // object, then rule.
 func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	var out []Finding
-	names := newNameIndex()
+	shared := newResults(cat)
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue
@@ -235,7 +236,7 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		if r.Needs == Migrations && opts.Live {
 			continue
 		}
-		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, names: names}
+		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, results: shared}
 		r.Run(p)
 	}
 	SortFindings(out)

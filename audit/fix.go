@@ -488,7 +488,7 @@ func newNamer(p *Pass, t *catalog.Table) *namer {
 	n := &namer{table: t, taken: map[string]bool{}}
 	if p != nil && p.Catalog != nil {
 		n.schema = p.Catalog.Schema(t.Schema)
-		n.names = p.names
+		n.names = p.results.names
 	}
 	return n
 }

@@ -74,14 +74,12 @@ func checkedIndexes(cat *catalog.Catalog, fn func(*catalog.Table, *catalog.Index
 	}
 }
 
-// findHole returns the uncovered nullable key parts of ix, each with its
+// findHoleIn returns the uncovered nullable key parts of ix, each with its
 // reading, or nil. A part whose NULL rows keep an identity is covered when
 // other indexes stop their duplicates; rows where an optional part is NULL
-// as well have nothing left to identify them and need no cover.
-func findHole(t *catalog.Table, ix *catalog.Index) *hole { return findHoleIn(nil, t, ix) }
-
-// findHoleIn is findHole with the catalog at hand, which lets a domain
-// over boolean read as a boolean.
+// as well have nothing left to identify them and need no cover. cat may be
+// nil: then the table alone is read (Pass.tableHoleOf). Rules reach it
+// through the Pass, which computes it once per Run.
 func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole {
 	h := &hole{Table: t, Index: ix, cat: cat}
 	var nullable []catalog.IndexPart
@@ -126,7 +124,7 @@ func (h *hole) finding(p *Pass) Finding {
 		Object: t.Schema + "." + t.Name + "." + ix.Name,
 		Pos:    ix.Pos,
 	}
-	opened := p.names.openings(p.Catalog, h)
+	opened := p.openings(h)
 	for _, part := range h.Parts {
 		f.Columns = append(f.Columns, partWords(part))
 		if part.Column == "" {
@@ -143,7 +141,7 @@ func (h *hole) finding(p *Pass) Finding {
 		f.Notes = append(f.Notes, "CHECK "+name+" would rule out NULL but was added NOT VALID and never validated, "+
 			"so existing rows were never checked; VALIDATE CONSTRAINT "+name+" proves it")
 	}
-	f.Notes = append(f.Notes, unmodelledNotes(p.names.unmodelledChanges(p.Catalog), t)...)
+	f.Notes = append(f.Notes, unmodelledNotes(p.unmodelled(), t)...)
 	return f
 }
 

@@ -88,7 +88,7 @@ func runIdempotencyTableShape(p *Pass) {
 		if state == nil {
 			continue
 		}
-		gaps := missingShape(t, key)
+		gaps := missingShape(p, t, key)
 		if len(gaps) == 0 {
 			continue
 		}
@@ -141,9 +141,9 @@ func storesKeys(t *catalog.Table, key *catalog.Column) bool {
 
 // missingShape lists the points of the pattern t lacks, in the order of
 // RULES.md.
-func missingShape(t *catalog.Table, key *catalog.Column) []shapeGap {
+func missingShape(p *Pass, t *catalog.Table, key *catalog.Column) []shapeGap {
 	var out []shapeGap
-	if !holeFreeUniqueOver(t, key.Name) {
+	if !holeFreeUniqueOver(p, t, key.Name) {
 		out = append(out, shapeGap{line: "no unique index over " + key.Name + " without a NULL hole, so the INSERT of " +
 			"the key is not a lock (expected UNIQUE (" + key.Name + "), scoped per account if keys are, every part NOT NULL)",
 			unique: true})
@@ -170,12 +170,12 @@ func missingShape(t *catalog.Table, key *catalog.Column) []shapeGap {
 
 // holeFreeUniqueOver reports whether a unique index of t has column as a
 // key part and lets no row escape through a NULL.
-func holeFreeUniqueOver(t *catalog.Table, column string) bool {
+func holeFreeUniqueOver(p *Pass, t *catalog.Table, column string) bool {
 	for _, ix := range t.UniqueIndexes() {
 		if !nullsafe.PartIn(catalog.IndexPart{Column: column}, ix.Parts) {
 			continue
 		}
-		if ix.NullsNotDistinct || findHole(t, ix) == nil {
+		if ix.NullsNotDistinct || p.tableHoleOf(t, ix) == nil {
 			return true
 		}
 	}

@@ -94,7 +94,7 @@ func runKeyWithoutUnique(p *Pass) {
 			continue
 		}
 		for _, col := range t.Columns {
-			if !unguardedKey(cat, t, col) {
+			if !unguardedKey(p, t, col) {
 				continue
 			}
 			p.Report(Finding{
@@ -112,16 +112,17 @@ func runKeyWithoutUnique(p *Pass) {
 
 // unguardedKey reports whether col holds idempotency or dedupe keys that
 // nothing in the schema keeps unique (the Doc above, point by point).
-func unguardedKey(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) bool {
+func unguardedKey(p *Pass, t *catalog.Table, col *catalog.Column) bool {
+	cat := p.Catalog
 	strength := keyColumn(cat, t, col)
 	if strength == notKeyName || uniqueOver(t, col.Name) || naturalPrimaryKey(t) != nil {
 		return false
 	}
 	if duplicateFlag(cat, t) != nil || inheritedKey(cat, t, col.Name) != nil || timePartitioned(cat, t) ||
-		copiedKey(cat, t, col) != nil {
+		copiedKey(p, t, col) != nil {
 		return false
 	}
-	if readByIndex(t, col.Name) == nil && (strength == weakKeyName || keyStore(cat, t) != nil) {
+	if readByIndex(t, col.Name) == nil && (strength == weakKeyName || keyStore(p, t) != nil) {
 		return false
 	}
 	return true

@@ -43,12 +43,12 @@ CREATE UNIQUE INDEX CONCURRENTLY deliveries_broadcast_once ON deliveries (messag
 }
 
 func runNotNullDropped(p *Pass) {
-	hist := nullsafe.NewHistory(p.Catalog)
+	hist := p.history()
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
 		if len(ix.Parts) < 2 {
 			return
 		}
-		h := findHole(t, ix)
+		h := p.tableHoleOf(t, ix)
 		if h == nil {
 			return
 		}

@@ -89,7 +89,7 @@ func runNullableKey(p *Pass) {
 		if len(ix.Parts) < 2 {
 			return
 		}
-		h := findHoleIn(p.Catalog, t, ix).narrow(true)
+		h := p.holeOf(t, ix).narrow(true)
 		if h == nil {
 			return
 		}

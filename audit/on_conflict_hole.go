@@ -61,11 +61,11 @@ func runOnConflictHole(p *Pass) {
 			// A table the migrations do not create: nothing to check against.
 			continue
 		}
-		if f, ok := checkConflict(t, q); ok {
+		if f, ok := checkConflict(p, t, q); ok {
 			if f.arbiterHole != nil {
 				// The statement is where the finding sits; a later migration
 				// that opened the arbiter's hole is where it began.
-				for _, o := range p.names.openings(p.Catalog, f.arbiterHole) {
+				for _, o := range p.openings(f.arbiterHole) {
 					f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
 				}
 			}
@@ -75,7 +75,7 @@ func runOnConflictHole(p *Pass) {
 }
 
 // checkConflict finds the arbiters of q and what is wrong with them.
-func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
+func checkConflict(p *Pass, t *catalog.Table, q catalog.Query) (Finding, bool) {
 	head := conflictHeader(t, q)
 	f := Finding{Object: t.QualifiedName(), Pos: q.Pos}
 	var arbiters []*catalog.Index
@@ -124,7 +124,7 @@ func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
 			return f, true
 		}
 	}
-	return arbiterHole(t, q, arbiters, f, head)
+	return arbiterHole(p, t, q, arbiters, f, head)
 }
 
 // writtenIndexes are the valid unique indexes of t over the columns the
@@ -173,7 +173,7 @@ func leftNull(t *catalog.Table, q catalog.Query, ix *catalog.Index, p catalog.In
 
 // arbiterHole reports the NULL hole of the arbiters: a conflict fires when
 // any arbiter sees one, so a single hole-free arbiter is enough.
-func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f Finding, head string) (Finding, bool) {
+func arbiterHole(p *Pass, t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f Finding, head string) (Finding, bool) {
 	var nullable []catalog.IndexPart
 	var ix *catalog.Index
 	for _, a := range arbiters {
@@ -207,7 +207,7 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 	}
 	f.Message = fmt.Sprintf("%s: %s %s lets %s be NULL, and when it is the conflict never fires: %s",
 		head, which, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)
-	if h := findHole(t, ix); h != nil && h.narrow(true) == nil {
+	if h := p.tableHoleOf(t, ix); h != nil && h.narrow(true) == nil {
 		f.Notes = append(f.Notes, "the index alone reads as unique when present (optional-unique), but this statement "+
 			"claims the rows where "+englishList(partList(nullable), "or")+" is NULL: usage outranks shape")
 	}

@@ -79,7 +79,7 @@ CREATE UNIQUE INDEX users_external_ref ON users (external_ref)
 
 func runOptionalUnique(p *Pass) {
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
-		h := findHoleIn(p.Catalog, t, ix).narrow(false)
+		h := p.holeOf(t, ix).narrow(false)
 		if h == nil {
 			return
 		}
