@@ -1,7 +1,27 @@
-// Package audit holds idemcheck's rules and the reasoning they share: when a
-// key part of a unique index is provably never NULL (the null-safety
-// reasoner), when another index covers a hole (coverage), and the fix SQL for
-// each finding.
+// Package audit holds idemcheck's rules. It has three layers, each in its
+// own package, and imports run one way, down:
+//
+//   - The rules (this package): one file per rule, registered in Rules.
+//     Run gives each rule a Pass with the catalog, the options and Report.
+//     What several rules read, such as the hole of each unique index, the
+//     order of the replayed history, the changes to each table and the
+//     names each schema holds, is computed once per Run on first use and
+//     reached through the Pass's methods (shared.go), the role go/analysis
+//     gives Requires and ResultOf. Finding, Fix, suppression and the use of
+//     live data counts are here too.
+//   - The null-safety reasoner (audit/internal/nullsafe): when a key part of
+//     a unique index is provably never NULL, when other unique indexes
+//     cover the rows where it is, which columns an exclusive-arc CHECK
+//     forces, and the order of a replayed history. It knows nothing of rules
+//     or findings.
+//   - The fix builders (audit/internal/fixes): the SQL that closes a hole
+//     and the statements other rules' fixes are made of, with names that
+//     fit and clash with nothing. They take what a rule found and decide
+//     nothing about whether it is wrong. (The top-level fixsql package is
+//     another thing: it writes these fixes into a migration tree.)
+//
+// audit/internal/prose holds the English both messages and fixes use to
+// name key parts and lists.
 //
 // Rules only read a catalog.Catalog, so they run unchanged on a replayed
 // migration tree and on a live database. The package does no I/O and never
@@ -187,35 +207,6 @@ type Related struct {
 	Pos     catalog.Pos
 	Message string
 }
-
-// Fix is one way to close what a finding found, as complete SQL.
-type Fix struct {
-	Title string
-	SQL   string
-	// Caveat says when the fix is wrong or what it costs.
-	Caveat string
-	// Precheck is a query that lists the rows that would make the fix fail
-	// (rows that already collide); empty when none is needed.
-	Precheck string
-	// NoTransaction is set when SQL cannot run inside a transaction block
-	// (CREATE INDEX CONCURRENTLY).
-	NoTransaction bool
-	// Lang is the language of SQL when a framework's fix is written in its
-	// own words ("ruby" for a Rails migration, "prisma" for a Prisma schema
-	// edit); "" is SQL. --fix-sql writes only SQL.
-	Lang string
-
-	// kind tells UseData which fix the data may move first.
-	kind fixKind
-}
-
-// fixKind names the fixes UseData reorders.
-type fixKind int
-
-const (
-	fixOther fixKind = iota
-	fixNotNull
-)
 
 // Suppression records why a finding was silenced.
 type Suppression struct {

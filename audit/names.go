@@ -1,6 +1,8 @@
 package audit
 
-import "github.com/idemcheck/idemcheck/catalog"
+import (
+	"github.com/idemcheck/idemcheck/catalog"
+)
 
 // nameIndex holds the names taken in each schema (for fix SQL), which
 // rules look up once per finding and would otherwise find by scanning the
@@ -34,6 +36,19 @@ func (x *nameIndex) relationExists(s *catalog.Schema, name string) bool {
 		x.relations[s] = set
 	}
 	return set[name]
+}
+
+// schemaNames are the names one schema holds, as the fix builders ask
+// for them (fixes.Taken), looked up in the index.
+type schemaNames struct {
+	index  *nameIndex
+	schema *catalog.Schema
+}
+
+func (n schemaNames) RelationExists(name string) bool { return n.index.relationExists(n.schema, name) }
+
+func (n schemaNames) ConstraintExists(name string) bool {
+	return n.index.constraintExists(n.schema, name)
 }
 
 // constraintExists mirrors catalog.Schema.ConstraintExists.

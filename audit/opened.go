@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -56,11 +57,11 @@ func (p *Pass) openings(h *hole) []opening {
 		case catalog.ChangeDropIndex, catalog.ChangeDropConstraint:
 			if ch.Index != nil && ch.Index.Unique && coveredWith(t, ix, h.Parts, ch.Index) {
 				out = append(out, opening{ch.Pos, "the unique index " + ch.Index.Name + ", which covered the rows where " +
-					englishList(partList(h.Parts), "or") + " is NULL, was dropped"})
+					prose.List(prose.Parts(h.Parts), "or") + " is NULL, was dropped"})
 			}
 			if ch.Check != nil && ch.Check.Validated && provedBy(t, ix, h.Parts, ch.Check) {
 				out = append(out, opening{ch.Pos, "CHECK " + ch.Check.Name + ", which kept " +
-					englishList(partList(h.Parts), "and") + " from being NULL, was dropped"})
+					prose.List(prose.Parts(h.Parts), "and") + " from being NULL, was dropped"})
 			}
 		case catalog.ChangeRenameColumn:
 			if holeColumns[ch.Object] {

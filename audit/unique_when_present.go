@@ -4,7 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -73,7 +75,7 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	if len(ix.Parts) < 2 {
 		return r // a single part has nothing beside it: unique when present
 	}
-	if r.arc = arcIntent(t, c); len(r.arc) > 0 {
+	if r.arc = nullsafe.ArcIntent(t, c); len(r.arc) > 0 {
 		return r
 	}
 	if r.root = rootValue(t, ix, c, claim, cat); r.root != "" {
@@ -156,12 +158,12 @@ func rootValue(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim b
 		if !nullsafe.NullSafe(t, ix, p, nil).Safe || roleOf(cat, t, p, claim).role == roleIdentity {
 			return ""
 		}
-		rest = append(rest, partWords(p))
+		rest = append(rest, prose.Part(p))
 	}
 	if len(rest) == 0 {
 		return ""
 	}
-	scope := englishList(rest, "and")
+	scope := prose.List(rest, "and")
 	if fk := t.ForeignKeyOn(c.Column); fk != nil && len(fk.Columns) == 1 && refersTo(fk, t) {
 		return c.Column + " references " + t.Name + " itself, so the index keeps one row per " + c.Column +
 			" within " + scope + " (a chain), and a row without " + c.Column + " is the first of it: two such rows " +
@@ -464,55 +466,6 @@ func isColumn(e catalog.Expr, col string) bool {
 	}
 }
 
-// arcIntent lists the columns a CHECK of t (validated or not: it states
-// the design either way) forces non-NULL whenever c is NULL.
-func arcIntent(t *catalog.Table, c catalog.IndexPart) []string {
-	var out []string
-	for _, col := range t.Columns {
-		if len(arcChecksFor(t, c, col)) > 0 {
-			out = append(out, col.Name)
-		}
-	}
-	return out
-}
-
-// arcChecks are the CHECKs of t that make another nullable column non-NULL
-// whenever c is NULL.
-func arcChecks(t *catalog.Table, c catalog.IndexPart) []*catalog.Check {
-	var out []*catalog.Check
-	for _, col := range t.Columns {
-		for _, ck := range arcChecksFor(t, c, col) {
-			if !containsCheck(out, ck) {
-				out = append(out, ck)
-			}
-		}
-	}
-	return out
-}
-
-func arcChecksFor(t *catalog.Table, c catalog.IndexPart, col *catalog.Column) []*catalog.Check {
-	if nullsafe.SamePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
-		return nil
-	}
-	target := &catalog.ColumnRef{Name: col.Name}
-	var out []*catalog.Check
-	for _, ck := range t.Checks {
-		if nullsafe.ForcedWhenNull(ck.Expr, target, nullsafe.PartExpr(c)) {
-			out = append(out, ck)
-		}
-	}
-	return out
-}
-
-func containsCheck(list []*catalog.Check, ck *catalog.Check) bool {
-	for _, x := range list {
-		if x == ck {
-			return true
-		}
-	}
-	return false
-}
-
 // claimTable reports whether t is a claim or dedupe table: its name says
 // so, or the name a person gave one of its unique indexes does. The words a
 // generated index name takes from its table and key columns do not count:
@@ -547,7 +500,7 @@ func chosenWords(t *catalog.Table, ix *catalog.Index) string {
 	for _, n := range names {
 		name = strings.ReplaceAll(name, n, " ")
 	}
-	if len(ix.Name) >= maxIdent {
+	if len(ix.Name) >= fixes.MaxIdent {
 		for _, n := range names[1:] {
 			for k := len(n) - 1; k >= 3; k-- {
 				if strings.HasSuffix(name, n[:k]) {
