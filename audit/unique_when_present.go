@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
@@ -500,7 +499,7 @@ func chosenWords(t *catalog.Table, ix *catalog.Index) string {
 	for _, n := range names {
 		name = strings.ReplaceAll(name, n, " ")
 	}
-	if len(ix.Name) >= fixes.MaxIdent {
+	if len(ix.Name) >= catalog.MaxIdentLen {
 		for _, n := range names[1:] {
 			for k := len(n) - 1; k >= 3; k-- {
 				if strings.HasSuffix(name, n[:k]) {

@@ -223,7 +223,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, doc, opts.Format, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
+	if err := writeReport(s.Out, doc, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if opts.FixSQL != "" {
@@ -286,20 +286,11 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 	return append(out, configDirectives(opts.Config)...)
 }
 
-func writeReport(w io.Writer, doc *report.Document, format string, text report.TextOptions) error {
-	switch format {
-	case "json":
-		return report.JSON(w, doc)
-	case "sarif":
-		root, prefix := repoRoot()
-		return report.SARIF(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
-	case "github":
-		return report.GitHub(w, doc)
-	case "gitlab":
-		root, prefix := repoRoot()
-		return report.GitLab(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
-	}
-	return report.Text(w, doc, text)
+// writeReport writes doc in the named format. SARIF and GitLab name files
+// from the repository root, found from the working directory.
+func writeReport(w io.Writer, doc *report.Document, format string, opts report.Options) error {
+	opts.Paths.Root, opts.Paths.Prefix = repoRoot()
+	return report.Write(w, doc, format, opts)
 }
 
 // lintInputs describes each tree that was read; statements are counted per

@@ -43,6 +43,7 @@ type raceHTTPOptions struct {
 	conform  bool
 	profile  string
 	failData string
+	timeline string
 }
 
 func newRaceHTTPCmd(s *Streams) *cobra.Command {
@@ -112,6 +113,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.BoolVar(&o.conform, "conformance", false, "also run the five sequential conformance checks")
 	f.StringVar(&o.profile, "profile", "ietf", "conformance statuses: ietf, stripe or custom (custom uses --refuse)")
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
+	f.StringVar(&o.timeline, "timeline", "", "write a picture of the rounds to FILE (SVG): release, arrival and response per request, coloured by outcome")
 	o.out.bind(c)
 	return c
 }
@@ -145,7 +147,33 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if o.conform {
 		res.Conformance = httprace.Conform(ctx, p, prof, o.failData, res)
 	}
+	if o.timeline != "" {
+		if err := writeTimeline(o.timeline, &p, res); err != nil {
+			return err
+		}
+	}
 	return writeRaceResult(s, o.out, res)
+}
+
+// writeTimeline writes the picture of res to file, showing the first
+// round's request redacted as the text output shows requests.
+func writeTimeline(file string, p *httprace.Probe, res *racetest.Result) error {
+	req := p.Method + " " + res.Target
+	if len(res.Rounds) > 0 {
+		req = p.Shown(res.Rounds[0].Values)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--timeline: %v", err)}
+	}
+	err = racetest.WriteTimeline(f, res, req)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--timeline %s: %v", file, err)}
+	}
+	return nil
 }
 
 // probe turns the flags into an httprace.Probe, reporting bad flags as usage

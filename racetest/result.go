@@ -31,6 +31,9 @@ type Outcome struct {
 	Err      string        `json:"error,omitempty"`
 	Replayed bool          `json:"replayed,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
+	// Released is when the request's release write ended, after the
+	// round's first one (Round.Start); the timeline draws it.
+	Released time.Duration `json:"-"`
 	// Arrival is when the server says the request arrived, from
 	// Server-Timing, relative to an arbitrary server clock.
 	Arrival *time.Duration `json:"arrival_ns,omitempty"`
@@ -53,6 +56,9 @@ type Round struct {
 	// ReleaseSpread is the time between the first and the last release
 	// write of the round, measured at the client.
 	ReleaseSpread time.Duration `json:"release_spread_ns"`
+	// Start is when the round's first release write ended, on the
+	// client's wall clock; zero for SQL probes.
+	Start time.Time `json:"-"`
 	// ArrivalSpread is the server-side spread of arrival when the target
 	// exposes it (Server-Timing); nil when it does not.
 	ArrivalSpread *time.Duration `json:"arrival_spread_ns,omitempty"`

@@ -3,6 +3,8 @@ package sqlparse
 import (
 	"regexp"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // The prefilter decides from a statement's leading tokens, and a cheap look
@@ -213,7 +215,7 @@ func qualifiedName(text string) (parts []string, rest string, ok bool) {
 		default:
 			return nil, "", false
 		}
-		parts = append(parts, truncateIdent(part))
+		parts = append(parts, catalog.TruncateIdent(part))
 		if text == "" || text[0] != '.' {
 			return parts, text, true
 		}

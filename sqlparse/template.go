@@ -8,6 +8,8 @@ import (
 	"text/template/parse"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // Templated migration trees hold placeholders that their runner fills in
@@ -368,7 +370,7 @@ func standInName(name string) string {
 	if s[0] >= '0' && s[0] <= '9' {
 		s = "_" + s
 	}
-	return truncateIdent(s)
+	return catalog.TruncateIdent(s)
 }
 
 // isKeyword reports whether name is a PostgreSQL keyword that cannot stand

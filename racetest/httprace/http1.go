@@ -111,6 +111,7 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 	fire.Store(true)
 	done.Wait()
 	b.spread = racetest.SpreadOf(released)
+	b.released = released
 	return b, nil
 }
 

@@ -223,12 +223,15 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 	if err != nil {
 		return racetest.Round{}, warn, err
 	}
-	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released)}
 	for k, r := range b.responses {
 		replayed := p.Marker.Marks(r.Header)
 		kind, msg := p.Classifier.Classify(r, replayed)
 		o := racetest.Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
 		o.Arrival = serverArrival(r.Header)
+		if k < len(b.released) && !b.released[k].IsZero() {
+			o.Released = b.released[k].Sub(round.Start)
+		}
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
@@ -249,6 +252,20 @@ type burst struct {
 	responses []racetest.Response
 	elapsed   []time.Duration
 	spread    time.Duration
+	// released is when each request's release write ended (zero when it
+	// was never released).
+	released []time.Time
+}
+
+// firstOf is the earliest non-zero time of ts, or the zero time.
+func firstOf(ts []time.Time) time.Time {
+	var lo time.Time
+	for _, t := range ts {
+		if !t.IsZero() && (lo.IsZero() || t.Before(lo)) {
+			lo = t
+		}
+	}
+	return lo
 }
 
 // request is one rendered request, ready to be written in any protocol.

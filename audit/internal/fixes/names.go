@@ -1,15 +1,6 @@
 package fixes
 
-import (
-	"fmt"
-	"unicode/utf8"
-
-	"github.com/idemcheck/idemcheck/catalog"
-)
-
-// MaxIdent is PostgreSQL's NAMEDATALEN - 1: longer names are truncated by the
-// server, which would make a generated DROP or RENAME miss its object.
-const MaxIdent = 63
+import "github.com/idemcheck/idemcheck/catalog"
 
 // Taken says which names a schema already holds: relations (tables, indexes
 // and sequences share one namespace) and constraints. A *catalog.Schema
@@ -19,8 +10,9 @@ type Taken interface {
 	ConstraintExists(name string) bool
 }
 
-// Namer hands out relation and constraint names that fit in MaxIdent bytes
-// and clash with nothing in the schema nor with each other.
+// Namer hands out relation and constraint names that fit in
+// catalog.MaxIdentLen bytes and clash with nothing in the schema nor with
+// each other.
 type Namer struct {
 	schema Taken
 	table  *catalog.Table
@@ -54,30 +46,10 @@ func (n *Namer) Constraint(base, label string) string {
 	})
 }
 
+// pick is catalog.ChooseName for base and label, also avoiding the names
+// this namer has already handed out.
 func (n *Namer) pick(base, label string, exists func(string) bool) string {
-	for i := 0; ; i++ {
-		l := label
-		if i > 0 {
-			l = fmt.Sprintf("%s%d", label, i)
-		}
-		name := fitName(base, l)
-		if !n.taken[name] && !exists(name) {
-			n.taken[name] = true
-			return name
-		}
-	}
-}
-
-// fitName joins base and label with "_", cutting base (never the label, never
-// inside a UTF-8 character) so the result fits in MaxIdent bytes.
-func fitName(base, label string) string {
-	room := MaxIdent - len(label) - 1
-	if room < 1 {
-		room = 1
-	}
-	for len(base) > room {
-		_, size := utf8.DecodeLastRuneInString(base)
-		base = base[:len(base)-size]
-	}
-	return base + "_" + label
+	name := catalog.ChooseName(base, "", label, func(name string) bool { return n.taken[name] || exists(name) })
+	n.taken[name] = true
+	return name
 }
