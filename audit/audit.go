@@ -165,9 +165,6 @@ type Finding struct {
 	Data *DataCounts
 
 	severitySet bool
-	// arbiterHole is the hole of an ON CONFLICT arbiter, kept so that the
-	// statements that opened it become related locations.
-	arbiterHole *hole
 }
 
 // DataCounts are the live data checks of one finding, one entry per nullable

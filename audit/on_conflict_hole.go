@@ -64,13 +64,6 @@ func runOnConflictHole(p *Pass) {
 			continue
 		}
 		if f, ok := checkConflict(p, t, q); ok {
-			if f.arbiterHole != nil {
-				// The statement is where the finding sits; a later migration
-				// that opened the arbiter's hole is where it began.
-				for _, o := range p.openings(f.arbiterHole) {
-					f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
-				}
-			}
 			p.Report(f)
 		}
 	}
@@ -198,7 +191,11 @@ func arbiterHole(p *Pass, t *catalog.Table, q catalog.Query, arbiters []*catalog
 	f.Object += "." + ix.Name
 	f.Columns = prose.Parts(nullable)
 	f.Related = []Related{{Pos: ix.Pos, Message: "arbiter " + ix.Name + " created here"}}
-	f.arbiterHole = &hole{Table: t, Index: ix, Parts: nullable}
+	// The statement is where the finding sits; a later migration that
+	// opened the arbiter's hole is where it began.
+	for _, o := range p.openings(&hole{Table: t, Index: ix, Parts: nullable}) {
+		f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
+	}
 	outcome := "a repeated request inserts a second row instead of " + conflictAction(q)
 	if other := nullsafe.CoveredBy(t, ix, nullable[0]); other != nil {
 		outcome = "a repeated request fails with a unique violation (23505) on " + other.Name + " instead of " + conflictAction(q)

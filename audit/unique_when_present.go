@@ -407,8 +407,8 @@ func discriminatorName(words []string) bool {
 }
 
 // booleanColumn reports whether the column is boolean: through a domain
-// too when the catalog is at hand (findHole's callers outside these rules
-// pass none).
+// too when the catalog is at hand (Pass.tableHoleOf reads a hole without
+// it).
 func booleanColumn(cat *catalog.Catalog, c *catalog.Column) bool {
 	if cat != nil {
 		return isBoolean(cat, c)
