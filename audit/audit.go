@@ -114,7 +114,8 @@ type Options struct {
 	Live bool
 }
 
-// Pass is what a rule's Run gets: the catalog, the options, and Report.
+// Pass is what a rule's Run gets: the catalog, the options, Report, and
+// through its methods (shared.go) the results the rules of one Run share.
 type Pass struct {
 	Rule    *Rule
 	Catalog *catalog.Catalog

@@ -7,11 +7,12 @@ import (
 
 // results are what several rules read and each would otherwise compute
 // again: the hole of each unique index, the order of the replayed history,
-// the changes to each table. Each is computed on first use and kept for the
-// rest of one Run, which every pass of the Run shares: rules only read the
-// catalog, so a result stays true while the Run lasts. A rule reaches them
-// through the Pass methods below, the role go/analysis gives Requires and
-// ResultOf.
+// the changes to each table, the statements replay could not follow, and
+// the names each schema holds (for naming fixes, Pass.namer). Each is
+// computed on first use and kept for the rest of one Run, which every pass
+// of the Run shares: rules only read the catalog, so a result stays true
+// while the Run lasts. A rule reaches them through the Pass methods below,
+// the role go/analysis gives Requires and ResultOf.
 type results struct {
 	cat *catalog.Catalog
 	// holes are findHoleIn's answers by index and by reading (holeKey).
