@@ -25,7 +25,7 @@ func hole(ignore string) string {
 func input(t *testing.T, src string) pipeline.Input {
 	t.Helper()
 	const path = "0001_events.up.sql"
-	split := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	split := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
 	var spans []audit.Span

@@ -126,7 +126,7 @@ func (s *splitter) lineComment(start int, pending bool) int {
 // blockComment records a (nested) "/* */" comment and returns the offset
 // after it, or len(src) when it never closes.
 func (s *splitter) blockComment(start int, pending bool) int {
-	end, ok := blockCommentEnd(s.src, start)
+	end, ok := BlockCommentEnd(s.src, start)
 	if !ok {
 		s.unterminated(start, "comment")
 		return len(s.src)
@@ -142,31 +142,11 @@ func (s *splitter) addComment(c Comment, pending bool) {
 	}
 }
 
-// blockCommentEnd returns the offset after the "*/" closing the comment at
-// start, counting nested comments as PostgreSQL does.
-func blockCommentEnd(src string, start int) (int, bool) {
-	depth := 0
-	for i := start; i+1 < len(src); i++ {
-		switch {
-		case src[i] == '/' && src[i+1] == '*':
-			depth++
-			i++
-		case src[i] == '*' && src[i+1] == '/':
-			depth--
-			i++
-			if depth == 0 {
-				return i + 1, true
-			}
-		}
-	}
-	return len(src), false
-}
-
 // templateAlone skips a "/* TEMPLATE: name */" placeholder that stands
 // between statements: what it would expand to is unknown, and the statement
 // after it is still read.
 func (s *splitter) templateAlone(start int) int {
-	end, ok := blockCommentEnd(s.src, start)
+	end, ok := BlockCommentEnd(s.src, start)
 	if !ok {
 		s.unterminated(start, "template placeholder")
 		return len(s.src)

@@ -44,7 +44,7 @@ func (sc *stmtScanner) scan(start int) (end int, ok bool) {
 			continue
 		case c == '/' && next == '*':
 			if isTemplateComment(sc.src[i:]) {
-				e, closed := blockCommentEnd(sc.src, i)
+				e, closed := BlockCommentEnd(sc.src, i)
 				if !closed {
 					sc.s.unterminated(i, "template placeholder")
 					return len(sc.src), false
@@ -53,7 +53,7 @@ func (sc *stmtScanner) scan(start int) (end int, ok bool) {
 				tokenEnd = e
 				break
 			}
-			e, closed := blockCommentEnd(sc.src, i)
+			e, closed := BlockCommentEnd(sc.src, i)
 			if !closed {
 				sc.s.unterminated(i, "comment")
 				return len(sc.src), false
@@ -115,19 +115,8 @@ func (sc *stmtScanner) setPlaceholder(at int, what string) {
 // escape it; escapes also allows backslash escapes (E'...'). It returns the
 // offset after the closing quote, or -1 after reporting it unterminated.
 func (sc *stmtScanner) quoted(start int, quote byte, escapes bool, what string) int {
-	for i := start + 1; i < len(sc.src); i++ {
-		switch sc.src[i] {
-		case '\\':
-			if escapes {
-				i++
-			}
-		case quote:
-			if i+1 < len(sc.src) && sc.src[i+1] == quote {
-				i++
-				continue
-			}
-			return i + 1
-		}
+	if end, ok := quotedEnd(sc.src, start, quote, escapes); ok {
+		return end
 	}
 	sc.s.unterminated(start, what)
 	return -1
@@ -136,7 +125,7 @@ func (sc *stmtScanner) quoted(start int, quote byte, escapes bool, what string) 
 // dollar scans a dollar-quoted string ($$...$$, $tag$...$tag$); a lone "$"
 // or a parameter ($1) is an ordinary token.
 func (sc *stmtScanner) dollar(start int) int {
-	tag := dollarTag(sc.src, start)
+	tag := DollarTag(sc.src, start)
 	if tag == "" {
 		return start + 1
 	}

@@ -93,13 +93,13 @@ func (s *placeholderScanner) run() {
 				i = len(src)
 			}
 		case c == '/' && next == '*':
-			i, _ = blockCommentEnd(src, i)
+			i, _ = BlockCommentEnd(src, i)
 		case c == '{' && next == '{':
 			i = s.goAction(i, inCode)
 		case c == '$' && next == '{':
 			i = s.flyway(i, inCode)
 		case c == '$' && !inWord:
-			if tag := dollarTag(src, i); tag != "" {
+			if tag := DollarTag(src, i); tag != "" {
 				i = s.dollarBody(i, tag)
 			} else {
 				i++
@@ -192,21 +192,6 @@ func (s *placeholderScanner) dollarBody(start int, tag string) int {
 		}
 	}
 	return len(src)
-}
-
-// dollarTag returns the opening tag of a dollar quote at start ($$ or
-// $tag$), or "" when the "$" starts none (a parameter $1, a lone $).
-func dollarTag(src string, start int) string {
-	j := start + 1
-	if j < len(src) && IsIdentStart(src[j]) {
-		for j < len(src) && IsIdentChar(src[j]) && src[j] != '$' {
-			j++
-		}
-	}
-	if j >= len(src) || src[j] != '$' {
-		return ""
-	}
-	return src[start : j+1]
 }
 
 // goAction records the Go template action at start and returns the offset
