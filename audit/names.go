@@ -1,45 +1,5 @@
 package audit
 
-import (
-	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
-	"github.com/idemcheck/idemcheck/catalog"
-)
-
-// nameIndex holds what rules look up once per finding and would otherwise
-// find by scanning the whole history each time, which on a large catalog
-// made the audit the slowest part of a run: the statements replay could
-// not follow (for notes) and the history grouped by table. Rules only read
-// the catalog, so each is built once per Run and stays valid for it. The
-// names taken, for fix SQL, the catalog answers itself.
-type nameIndex struct {
-	// unmodelled are the history's statements replay could not follow,
-	// picked out of the whole history once.
-	unmodelled     []catalog.Change
-	unmodelledDone bool
-	// hist and byTable order and group the history for placing findings
-	// where their hole was opened (opened.go); built on first use.
-	hist    *nullsafe.History
-	byTable map[string][]catalog.Change
-}
-
-func newNameIndex() *nameIndex { return &nameIndex{} }
-
-// unmodelledChanges returns the changes replay recorded as unmodelled.
-func (x *nameIndex) unmodelledChanges(changes []catalog.Change) []catalog.Change {
-	if x == nil {
-		x = newNameIndex() // a Pass made outside Run: nothing to share
-	}
-	if !x.unmodelledDone {
-		for _, ch := range changes {
-			if ch.Kind == catalog.ChangeUnmodelled {
-				x.unmodelled = append(x.unmodelled, ch)
-			}
-		}
-		x.unmodelledDone = true
-	}
-	return x.unmodelled
-}
-
 // ---------------------------------------------------------------------------
 // Words of key-without-unique and idempotency-table-shape.
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -18,7 +19,8 @@ import (
 const fixtureRoot = "../testdata/frameworks"
 
 // lintSchema runs the real pipeline over one schema file: translate,
-// replay, every rule, ignore directives, framework fixes.
+// replay, then the audit pipeline as lint runs it (every rule, framework
+// fixes, ignore directives).
 func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, replayedSQL, *Source) {
 	t.Helper()
 	kind := Rails
@@ -41,14 +43,19 @@ func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, replay
 			t.Logf("%s", d)
 		}
 	}
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: pgVersion, History: r.History()})
-	findings = audit.Suppress(findings, s.Directives(), func(string) bool { return true })
-	AddFixes(findings, cat, []*Source{s}, pgVersion)
-	return findings, replayedSQL{cat, r.History()}, s
+	res, err := pipeline.Run(pipeline.Input{Catalog: cat, History: r.History(), Directives: s.Directives()}, pipeline.Options{
+		Rules: audit.Rules,
+		Audit: audit.Options{PGVersion: pgVersion},
+		Amend: func(findings []audit.Finding) { AddFixes(findings, cat, []*Source{s}, pgVersion) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings(), replayedSQL{cat, r.History()}, s
 }
 
-// replayedSQL is a catalog replayed from SQL with the history replay recorded
-// on the way, which the audit takes beside it.
+// replayedSQL is a catalog replayed from SQL with the history replay
+// recorded on the way, which the audit takes beside it.
 type replayedSQL struct {
 	cat  *catalog.Catalog
 	hist *catalog.History

@@ -115,9 +115,9 @@ func lintInput(t *testing.T, input string) (*catalog.Catalog, *catalog.History, 
 	cat := catalog.New()
 	replayer := sqlparse.NewReplayer(cat)
 	var statements []sqlparse.Statement
-	loaded := sqlparse.Load([]string{input}, sqlparse.LoadOptions{Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
-		statements = append(statements, st)
-		return replayer.Apply(st)
+	loaded := sqlparse.Load([]string{input}, sqlparse.LoadOptions{Apply: func(p *sqlparse.Parsed) []sqlparse.Diagnostic {
+		statements = append(statements, p.Statement)
+		return replayer.ApplyParsed(p)
 	}})
 	var notes []sqlparse.Diagnostic
 	for _, d := range loaded.Diagnostics {
