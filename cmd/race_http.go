@@ -43,6 +43,7 @@ type raceHTTPOptions struct {
 	conform  bool
 	profile  string
 	failData string
+	timeline string
 }
 
 func newRaceHTTPCmd(s *Streams) *cobra.Command {
@@ -57,7 +58,11 @@ round's N requests.
 
 HTTP/1.1 withholds the tail of every request on pre-opened connections and
 releases them together (--split headers|last-byte); HTTP/2 sends every
-stream's withheld frames in one write (--sync h2, or auto over TLS with ALPN).
+stream's withheld frames in one write (--sync h2). --sync auto looks at the
+server (ALPN, HTTP/2 SETTINGS, the Server header of OPTIONS *), picks the
+mode that measures best for its kind (docs/race-sync.md) and says which
+and why; a server it cannot place gets a short measured pre-run when it
+sends Server-Timing or an oracle counts, and the default otherwise.
 
 A response is a win (--win, default 2xx), a refusal (--refuse, default
 409,425), a replay (marked Idempotent-Replayed: true, or --replay-header)
@@ -112,6 +117,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.BoolVar(&o.conform, "conformance", false, "also run the five sequential conformance checks")
 	f.StringVar(&o.profile, "profile", "ietf", "conformance statuses: ietf, stripe or custom (custom uses --refuse)")
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
+	f.StringVar(&o.timeline, "timeline", "", "write a picture of the rounds to FILE (SVG): release, arrival and response per request, coloured by outcome")
 	o.out.bind(c)
 	return c
 }
@@ -145,7 +151,33 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if o.conform {
 		res.Conformance = httprace.Conform(ctx, p, prof, o.failData, res)
 	}
+	if o.timeline != "" {
+		if err := writeTimeline(o.timeline, &p, res); err != nil {
+			return err
+		}
+	}
 	return writeRaceResult(s, o.out, res)
+}
+
+// writeTimeline writes the picture of res to file, showing the first
+// round's request redacted as the text output shows requests.
+func writeTimeline(file string, p *httprace.Probe, res *racetest.Result) error {
+	req := p.Method + " " + res.Target
+	if len(res.Rounds) > 0 {
+		req = p.Shown(res.Rounds[0].Values)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--timeline: %v", err)}
+	}
+	err = racetest.WriteTimeline(f, res, req)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--timeline %s: %v", file, err)}
+	}
+	return nil
 }
 
 // probe turns the flags into an httprace.Probe, reporting bad flags as usage

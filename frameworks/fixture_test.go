@@ -3,12 +3,13 @@ package frameworks
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -17,43 +18,9 @@ import (
 // nobody wanted fails the test as a missing one does.
 const fixtureRoot = "../testdata/frameworks"
 
-type want struct {
-	rule string
-	line int
-	re   *regexp.Regexp
-}
-
-var (
-	wantComment = regexp.MustCompile(`(?:#|//|--) want:(.*)$`)
-	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)\s+"((?:[^"\\]|\\.)*)"`)
-)
-
-func parseWants(t *testing.T, path, src string) []want {
-	t.Helper()
-	var out []want
-	for i, line := range strings.Split(src, "\n") {
-		m := wantComment.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		rest := m[1]
-		for strings.TrimSpace(rest) != "" {
-			item := wantItem.FindStringSubmatch(rest)
-			if item == nil {
-				t.Fatalf("%s:%d: malformed want comment: %q", path, i+1, rest)
-			}
-			if audit.Lookup(item[1]) == nil {
-				t.Fatalf("%s:%d: unknown rule %q", path, i+1, item[1])
-			}
-			out = append(out, want{rule: item[1], line: i + 1, re: regexp.MustCompile(strings.ReplaceAll(item[2], `\"`, `"`))})
-			rest = rest[len(item[0]):]
-		}
-	}
-	return out
-}
-
 // lintSchema runs the real pipeline over one schema file: translate,
-// replay, every rule, ignore directives, framework fixes.
+// replay, then the audit pipeline as lint runs it (every rule, framework
+// fixes, ignore directives).
 func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
 	t.Helper()
 	kind := Rails
@@ -76,37 +43,15 @@ func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catal
 			t.Logf("%s", d)
 		}
 	}
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: pgVersion})
-	findings = audit.Suppress(findings, s.Directives(), func(string) bool { return true })
-	AddFixes(findings, cat, []*Source{s}, pgVersion)
-	return findings, cat, s
-}
-
-func checkWants(t *testing.T, path string, wants []want, findings []audit.Finding) {
-	t.Helper()
-	used := make([]bool, len(findings))
-	for _, w := range wants {
-		found := false
-		var near []string
-		for i, f := range findings {
-			if used[i] || f.Suppressed != nil || f.Rule != w.rule || f.Pos.File != path || f.Pos.Line != w.line {
-				continue
-			}
-			if w.re.MatchString(f.Message) {
-				used[i], found = true, true
-				break
-			}
-			near = append(near, f.Message)
-		}
-		if !found {
-			t.Errorf("%s:%d: no %s finding matching %q (at this line: %q)", path, w.line, w.rule, w.re, near)
-		}
+	res, err := pipeline.Run(pipeline.Input{Catalog: cat, Directives: s.Directives()}, pipeline.Options{
+		Rules: audit.Rules,
+		Audit: audit.Options{PGVersion: pgVersion},
+		Amend: func(findings []audit.Finding) { AddFixes(findings, cat, []*Source{s}, pgVersion) },
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i, f := range findings {
-		if !used[i] && f.Suppressed == nil {
-			t.Errorf("%s: unexpected %s finding: %s", f.Pos, f.Rule, f.Message)
-		}
-	}
+	return res.Findings(), cat, s
 }
 
 func fixtureFiles(t *testing.T) []string {
@@ -133,7 +78,11 @@ func TestFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			findings, _, _ := lintSchema(t, path, src, 16)
-			checkWants(t, path, parseWants(t, path, string(src)), findings)
+			wants, err := wanttest.Parse(path, string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wanttest.Check(t, path, wants, findings, wanttest.Options{})
 		})
 	}
 }

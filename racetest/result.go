@@ -31,6 +31,9 @@ type Outcome struct {
 	Err      string        `json:"error,omitempty"`
 	Replayed bool          `json:"replayed,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
+	// Released is when the request's release write ended, after the
+	// round's first one (Round.Start); the timeline draws it.
+	Released time.Duration `json:"-"`
 	// Arrival is when the server says the request arrived, from
 	// Server-Timing, relative to an arbitrary server clock.
 	Arrival *time.Duration `json:"arrival_ns,omitempty"`
@@ -53,6 +56,9 @@ type Round struct {
 	// ReleaseSpread is the time between the first and the last release
 	// write of the round, measured at the client.
 	ReleaseSpread time.Duration `json:"release_spread_ns"`
+	// Start is when the round's first release write ended, on the
+	// client's wall clock; zero for SQL probes.
+	Start time.Time `json:"-"`
 	// ArrivalSpread is the server-side spread of arrival when the target
 	// exposes it (Server-Timing); nil when it does not.
 	ArrivalSpread *time.Duration `json:"arrival_spread_ns,omitempty"`
@@ -119,15 +125,18 @@ type Verdict struct {
 
 // Result is everything a probe run produced.
 type Result struct {
-	Target   string        `json:"target"`
-	Method   string        `json:"method,omitempty"`
-	N        int           `json:"n"`
-	Sync     string        `json:"sync"`
-	Split    string        `json:"split,omitempty"`
-	Window   time.Duration `json:"window_ns,omitempty"`
-	Rounds   []Round       `json:"rounds"`
-	Verdict  Verdict       `json:"verdict"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Target string `json:"target"`
+	Method string `json:"method,omitempty"`
+	N      int    `json:"n"`
+	Sync   string `json:"sync"`
+	// SyncReason says, when --sync auto chose the mode, which it chose and
+	// why (docs/race-sync.md).
+	SyncReason string        `json:"sync_reason,omitempty"`
+	Split      string        `json:"split,omitempty"`
+	Window     time.Duration `json:"window_ns,omitempty"`
+	Rounds     []Round       `json:"rounds"`
+	Verdict    Verdict       `json:"verdict"`
+	Warnings   []string      `json:"warnings,omitempty"`
 	// Oracle names the effect oracle that counted each round, if any.
 	Oracle string `json:"oracle,omitempty"`
 	// Calibration is what the server did with a finished key, probed once

@@ -19,9 +19,15 @@ const KeyHeader = "Idempotency-Key"
 // it is a read-then-write: it looks the key up, waits Window (the time a
 // real handler spends between its SELECT and its INSERT), then claims it,
 // so concurrent requests can all see the key free. With Window == 0 the
-// look-up and the claim are one atomic step and the gate holds.
+// look-up and the claim are one atomic step and the gate holds. It reads
+// the body before anything else and answers Server-Timing with the time
+// the body's last byte was read (ArrivalMetric).
 type Gate struct {
 	Window time.Duration
+	// Sleep makes the window a sleep (the handler's goroutine parked, as
+	// in a database round trip) instead of a spin (it keeps its thread);
+	// windows of 2 ms and more always sleep.
+	Sleep bool
 
 	mu     sync.Mutex
 	claims map[string]int
@@ -36,8 +42,15 @@ func (g *Gate) Effects(key string) int {
 }
 
 func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	arrival := time.Now()
-	w.Header().Set("Server-Timing", fmt.Sprintf("arrival;dur=%.3f", float64(arrival.UnixNano())/1e6))
+	// The arrival is when the body's last byte was read, the moment the
+	// request was complete: the gate reads the body before its check, as
+	// a handler that decodes its payload first does.
+	arrival, err := readArrival(r)
+	w.Header().Set("Server-Timing", ArrivalMetric(arrival))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
 	key := r.Header.Get(KeyHeader)
 	if key == "" {
 		http.Error(w, "missing Idempotency-Key", http.StatusBadRequest)
@@ -58,7 +71,11 @@ func (g *Gate) claim(key string) (int, bool) {
 		if g.Effects(key) > 0 {
 			return 0, false
 		}
-		spin(g.Window)
+		if g.Sleep {
+			time.Sleep(g.Window)
+		} else {
+			spin(g.Window)
+		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

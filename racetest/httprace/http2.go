@@ -78,7 +78,10 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	start := time.Now()
 	_, werr := c.Write(release)
 	end := time.Now()
-	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start)}
+	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N), spread: end.Sub(start), released: make([]time.Time, p.N)}
+	for i := range b.released {
+		b.released[i] = end // one write released every stream
+	}
 	if werr != nil {
 		for i := range b.responses {
 			b.responses[i] = racetest.Response{Err: werr}

@@ -19,6 +19,14 @@ const (
 
 	SplitHeaders  = "headers"
 	SplitLastByte = "last-byte"
+
+	// HTTP/1.1 release methods (docs/race-sync.md): goroutines spinning
+	// for the last 2 ms (the default), goroutines parked on a channel that
+	// is closed, or one goroutine locked to its OS thread writing every
+	// tail back to back in an order rotated each round.
+	ReleaseSpin   = "spin"
+	ReleaseParked = "parked"
+	ReleaseThread = "thread"
 )
 
 // maxBody bounds how much of a response body is kept for replay detection.
@@ -42,6 +50,9 @@ type Probe struct {
 	Rounds int
 	Sync   string // h1, h2 or auto
 	Split  string // headers or last-byte (h1 and h2)
+	// Release is how HTTP/1.1 tails are released: spin (default), parked
+	// or thread.
+	Release string
 
 	// Timeout bounds each request from its release; Deadline bounds the
 	// whole run. Every connection's deadline is the earlier of the two.
@@ -139,6 +150,11 @@ func (p *Probe) Validate() error {
 	default:
 		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
 	}
+	switch p.Release {
+	case "", ReleaseSpin, ReleaseParked, ReleaseThread:
+	default:
+		return fmt.Errorf("release %q: want spin, parked or thread", p.Release)
+	}
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
 	}
@@ -160,11 +176,11 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
-	sync, warn, err := chooseSync(ctx, &p)
+	sync, why, warn, err := chooseSync(ctx, &p)
 	if err != nil {
 		return nil, err
 	}
-	res.Sync = sync
+	res.Sync, res.SyncReason = sync, why
 	res.Warnings = append(res.Warnings, warn...)
 	if p.Effect != nil {
 		res.Oracle = p.Effect.Evidence()
@@ -218,17 +234,20 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 	if sync == SyncH2 {
 		b, warn, err = burstH2(ctx, p, req)
 	} else {
-		b, err = burstH1(ctx, p, req)
+		b, err = burstH1(ctx, p, req, i)
 	}
 	if err != nil {
 		return racetest.Round{}, warn, err
 	}
-	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released)}
 	for k, r := range b.responses {
 		replayed := p.Marker.Marks(r.Header)
 		kind, msg := p.Classifier.Classify(r, replayed)
 		o := racetest.Outcome{Request: k + 1, Kind: kind, Status: r.Status, Err: msg, Replayed: replayed, Elapsed: b.elapsed[k], Body: r.Body}
 		o.Arrival = serverArrival(r.Header)
+		if k < len(b.released) && !b.released[k].IsZero() {
+			o.Released = b.released[k].Sub(round.Start)
+		}
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
@@ -249,6 +268,20 @@ type burst struct {
 	responses []racetest.Response
 	elapsed   []time.Duration
 	spread    time.Duration
+	// released is when each request's release write ended (zero when it
+	// was never released).
+	released []time.Time
+}
+
+// firstOf is the earliest non-zero time of ts, or the zero time.
+func firstOf(ts []time.Time) time.Time {
+	var lo time.Time
+	for _, t := range ts {
+		if !t.IsZero() && (lo.IsZero() || t.Before(lo)) {
+			lo = t
+		}
+	}
+	return lo
 }
 
 // request is one rendered request, ready to be written in any protocol.

@@ -52,3 +52,14 @@ func redactURL(raw string) string {
 	}
 	return u.Redacted()
 }
+
+// Shown is the request of the round with values v as the text output
+// shows it: method, path, headers with Authorization, cookies and
+// --secret-header redacted, and the body clipped.
+func (p *Probe) Shown(v racetest.RoundValues) string {
+	r, err := renderRequest(p, v)
+	if err != nil {
+		return p.Method + " " + redactURL(string(p.URL))
+	}
+	return showRequest(r, p.Secrets)
+}

@@ -11,30 +11,6 @@ import (
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
-func TestMakeObjectName(t *testing.T) {
-	long := strings.Repeat("a", 70)
-	multi := strings.Repeat("é", 40) // 80 bytes, 2 per character
-	tests := []struct {
-		name1, name2, label, want string
-	}{
-		{"t", "a", "key", "t_a_key"},
-		{"t", "", "pkey", "t_pkey"},
-		{long, "col", "key", strings.Repeat("a", 55) + "_col_key"},
-		{long, long, "idx", strings.Repeat("a", 29) + "_" + strings.Repeat("a", 29) + "_idx"},
-		// 63-1-4 = 58 bytes for name1; the 58th byte would split an é.
-		{multi, "", "pkey", strings.Repeat("é", 29) + "_pkey"},
-	}
-	for _, tc := range tests {
-		got := makeObjectName(tc.name1, tc.name2, tc.label)
-		if got != tc.want {
-			t.Errorf("makeObjectName(%q, %q, %q) = %q, want %q", tc.name1, tc.name2, tc.label, got, tc.want)
-		}
-		if len(got) > 63 {
-			t.Errorf("makeObjectName(%q...) is %d bytes, more than 63", tc.name1[:5], len(got))
-		}
-	}
-}
-
 // generatedNameCases are scripts the server accepts; the names PostgreSQL
 // generates for their indexes and constraints must be the ones replay
 // generates. Each runs in its own schema.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // Templated migration trees hold placeholders that their runner fills in
@@ -367,7 +369,7 @@ func standInName(name string) string {
 	if s[0] >= '0' && s[0] <= '9' {
 		s = "_" + s
 	}
-	return TruncateIdent(s)
+	return catalog.TruncateIdent(s)
 }
 
 func lineAt(src string, offset int) int { return strings.Count(src[:offset], "\n") + 1 }

@@ -2,7 +2,8 @@ package scan
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // QualifiedName reads a one- or more-part name the way the lexer does:
@@ -44,7 +45,7 @@ func QualifiedName(text string) (parts []string, rest string, ok bool) {
 		default:
 			return nil, "", false
 		}
-		parts = append(parts, TruncateIdent(part))
+		parts = append(parts, catalog.TruncateIdent(part))
 		if text == "" || text[0] != '.' {
 			return parts, text, true
 		}
@@ -89,21 +90,3 @@ func LeadingWords(text string, n int) []string {
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
-
-// ClipBytes cuts s to at most n bytes without splitting a UTF-8 character
-// (pg_mbcliplen).
-func ClipBytes(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if n < 0 {
-		n = 0
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// TruncateIdent cuts an identifier to 63 bytes as the lexer does.
-func TruncateIdent(s string) string { return ClipBytes(s, 63) }

@@ -22,8 +22,8 @@ func ofRule(fs []audit.Finding, id string) []audit.Finding {
 	return out
 }
 
-// lintMigrations replays files in order, each its own migration, and runs
-// every rule, as lint does on a tree.
+// lintMigrations replays files in order, each its own migration, and
+// judges the catalog as lint does on a tree (lintCatalog).
 func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 	t.Helper()
 	cat := catalog.New()
@@ -39,7 +39,7 @@ func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 			}
 		}
 	}
-	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
+	return lintCatalog(t, cat, nil, 16)
 }
 
 func positions(fs []audit.Finding) []string {

@@ -1,4 +1,14 @@
-package audit
+// Package nullsafe is the null-safety reasoner the audit rules share: it
+// proves when a key part of a unique index is never NULL (NullSafe), when
+// other unique indexes close the rows where it is (Covered, CoveredBy), and
+// which columns an exclusive-arc CHECK forces when another is NULL. It
+// evaluates expressions in SQL's three-valued logic and never claims
+// "safe" without a proof: whatever it cannot follow (an unknown function, an
+// expression nested too deep) leaves the part unproven.
+//
+// It also orders the positions of a replayed history (History), which the
+// rules about how a hole was opened read.
+package nullsafe
 
 import (
 	"strconv"
@@ -384,7 +394,7 @@ func NullSafe(t *catalog.Table, ix *catalog.Index, part catalog.IndexPart, extra
 }
 
 func nullSafe(t *catalog.Table, ix *catalog.Index, part catalog.IndexPart, extra []catalog.Expr, depth int) Proof {
-	target := partExpr(part)
+	target := PartExpr(part)
 	if target == nil {
 		return Proof{}
 	}
@@ -424,8 +434,8 @@ func nullSafe(t *catalog.Table, ix *catalog.Index, part catalog.IndexPart, extra
 	return p
 }
 
-// partExpr is the expression a key part stands for.
-func partExpr(p catalog.IndexPart) catalog.Expr {
+// PartExpr is the expression a key part stands for.
+func PartExpr(p catalog.IndexPart) catalog.Expr {
 	if p.Column != "" {
 		return &catalog.ColumnRef{Name: p.Column}
 	}
@@ -461,7 +471,7 @@ func checkForces(check, target catalog.Expr, assume env) bool {
 func assumedNull(where []catalog.Expr) env {
 	en := env{}
 	for _, c := range where {
-		if nt, ok := normalise(c).(*catalog.NullTest); ok && nt.IsNull {
+		if nt, ok := Normalise(c).(*catalog.NullTest); ok && nt.IsNull {
 			en[nt.Arg.String()] = isNull
 		}
 	}
@@ -483,9 +493,9 @@ func exprNeverNull(t *catalog.Table, ix *catalog.Index, e catalog.Expr, extra []
 	return !eval(e, en).has(tNull)
 }
 
-// normalise rewrites NOT (x IS [NOT] NULL) as x IS [NOT] NULL so that
+// Normalise rewrites NOT (x IS [NOT] NULL) as x IS [NOT] NULL so that
 // conjuncts compare equal however they were written.
-func normalise(e catalog.Expr) catalog.Expr {
+func Normalise(e catalog.Expr) catalog.Expr {
 	if n, ok := e.(*catalog.Not); ok {
 		if nt, ok := n.Arg.(*catalog.NullTest); ok {
 			return &catalog.NullTest{Arg: nt.Arg, IsNull: !nt.IsNull}

@@ -1,4 +1,4 @@
-package audit
+package nullsafe
 
 import (
 	"slices"
@@ -6,9 +6,9 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// isNullOf is the conjunct "part IS NULL".
-func isNullOf(part catalog.IndexPart) catalog.Expr {
-	return &catalog.NullTest{Arg: partExpr(part), IsNull: true}
+// IsNullOf is the conjunct "part IS NULL".
+func IsNullOf(part catalog.IndexPart) catalog.Expr {
+	return &catalog.NullTest{Arg: PartExpr(part), IsNull: true}
 }
 
 // CoveredBy returns another unique index of t that stops the duplicates
@@ -18,7 +18,7 @@ func isNullOf(part catalog.IndexPart) catalog.Expr {
 // table's CHECKs force NOT NULL when c is NULL, and V itself has no hole
 // among those rows.
 func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog.Index {
-	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
+	rows := append(catalog.Conjuncts(u.Predicate), IsNullOf(c))
 	return coveringIndex(t, u, rows, []catalog.IndexPart{c}, nil)
 }
 
@@ -28,22 +28,22 @@ func CoveredBy(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) *catalog
 // covered by different indexes, which is how the split of an index with
 // several nullable parts works.
 func Covered(t *catalog.Table, u *catalog.Index, c catalog.IndexPart) bool {
-	return coveredExcept(t, u, c, nil, nil)
+	return CoveredExcept(t, u, c, nil, nil)
 }
 
-// coveredExcept is Covered where the rows in which one of the deliberate
+// CoveredExcept is Covered where the rows in which one of the deliberate
 // parts is NULL as well need no cover: they escape u by design. A covering
 // index may also have the columns in scope, which keep apart the rows
 // where c is NULL from outside u's key (the parent of what c references):
 // it then stops every duplicate among them that matters.
-func coveredExcept(t *catalog.Table, u *catalog.Index, c catalog.IndexPart, deliberate []catalog.IndexPart, scope []string) bool {
+func CoveredExcept(t *catalog.Table, u *catalog.Index, c catalog.IndexPart, deliberate []catalog.IndexPart, scope []string) bool {
 	var undecided []catalog.IndexPart
 	for _, p := range u.Parts {
-		if !samePart(p, c) && !NullSafe(t, u, p, nil).Safe {
+		if !SamePart(p, c) && !NullSafe(t, u, p, nil).Safe {
 			undecided = append(undecided, p)
 		}
 	}
-	rows := append(catalog.Conjuncts(u.Predicate), isNullOf(c))
+	rows := append(catalog.Conjuncts(u.Predicate), IsNullOf(c))
 	return coveredRows(t, u, rows, []catalog.IndexPart{c}, undecided, deliberate, scope)
 }
 
@@ -59,9 +59,9 @@ func coveredRows(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, nulls,
 		return false
 	}
 	d, rest := undecided[0], undecided[1:]
-	withNull := append(append([]catalog.Expr(nil), rows...), isNullOf(d))
-	withValue := append(append([]catalog.Expr(nil), rows...), &catalog.NullTest{Arg: partExpr(d)})
-	return (partIn(d, deliberate) || coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest, deliberate, scope)) &&
+	withNull := append(append([]catalog.Expr(nil), rows...), IsNullOf(d))
+	withValue := append(append([]catalog.Expr(nil), rows...), &catalog.NullTest{Arg: PartExpr(d)})
+	return (PartIn(d, deliberate) || coveredRows(t, u, withNull, append(append([]catalog.IndexPart(nil), nulls...), d), rest, deliberate, scope)) &&
 		coveredRows(t, u, withValue, nulls, rest, deliberate, scope)
 }
 
@@ -73,7 +73,7 @@ func coveringIndex(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, null
 		if v == u || !v.Ready || len(v.Parts) == 0 {
 			continue
 		}
-		if !predicateImplied(v.Predicate, rows) {
+		if !PredicateImplied(v.Predicate, rows) {
 			continue
 		}
 		if !partsWithin(t, v, u, nulls, scope) {
@@ -86,13 +86,13 @@ func coveringIndex(t *catalog.Table, u *catalog.Index, rows []catalog.Expr, null
 	return nil
 }
 
-// predicateImplied reports whether every conjunct of pred appears among the
+// PredicateImplied reports whether every conjunct of pred appears among the
 // known conjuncts (after normalising NOT (x IS NULL) and friends).
-func predicateImplied(pred catalog.Expr, known []catalog.Expr) bool {
+func PredicateImplied(pred catalog.Expr, known []catalog.Expr) bool {
 	for _, need := range catalog.Conjuncts(pred) {
 		found := false
 		for _, have := range known {
-			if catalog.Equal(normalise(need), normalise(have)) {
+			if catalog.Equal(Normalise(need), Normalise(have)) {
 				found = true
 				break
 			}
@@ -109,10 +109,10 @@ func predicateImplied(pred catalog.Expr, known []catalog.Expr) bool {
 // NULL when one of the NULL parts is NULL, or a column of scope.
 func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPart, scope []string) bool {
 	for _, vp := range v.Parts {
-		if partIn(vp, nulls) {
+		if PartIn(vp, nulls) {
 			return false
 		}
-		if hasPart(u, vp) || constantPart(vp) {
+		if HasPart(u, vp) || ConstantPart(vp) {
 			continue
 		}
 		if vp.Column != "" && (forcedByArc(t, nulls, vp.Column) || slices.Contains(scope, vp.Column)) {
@@ -123,9 +123,9 @@ func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPar
 	return true
 }
 
-// constantPart is a key part that reads no column, like the (true) of an
+// ConstantPart is a key part that reads no column, like the (true) of an
 // index that allows one row: it tells no rows apart, so it weakens nothing.
-func constantPart(p catalog.IndexPart) bool {
+func ConstantPart(p catalog.IndexPart) bool {
 	return p.Column == "" && p.Expr != nil && len(catalog.ColumnsOf(p.Expr)) == 0
 }
 
@@ -138,11 +138,23 @@ func forcedByArc(t *catalog.Table, nulls []catalog.IndexPart, d string) bool {
 	return false
 }
 
-func samePart(a, b catalog.IndexPart) bool { return a.String() == b.String() }
+// SamePart reports whether a and b are the same key part.
+func SamePart(a, b catalog.IndexPart) bool { return a.String() == b.String() }
 
-func hasPart(ix *catalog.Index, p catalog.IndexPart) bool {
+// PartIn reports whether p is one of parts.
+func PartIn(p catalog.IndexPart, parts []catalog.IndexPart) bool {
+	for _, q := range parts {
+		if SamePart(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasPart reports whether p is a key part of ix.
+func HasPart(ix *catalog.Index, p catalog.IndexPart) bool {
 	for _, q := range ix.Parts {
-		if samePart(p, q) {
+		if SamePart(p, q) {
 			return true
 		}
 	}
@@ -165,9 +177,9 @@ func holeFree(t *catalog.Table, v *catalog.Index, rows []catalog.Expr) bool {
 // ((c IS NOT NULL) <> (d IS NOT NULL)), num_nonnulls(c, d) = 1, or
 // (c IS NOT NULL OR d IS NOT NULL).
 func arcForces(t *catalog.Table, c catalog.IndexPart, d string) bool {
-	assume := env{partExpr(c).String(): isNull}
+	assume := env{PartExpr(c).String(): isNull}
 	target := &catalog.ColumnRef{Name: d}
-	if samePart(c, catalog.IndexPart{Column: d}) {
+	if SamePart(c, catalog.IndexPart{Column: d}) {
 		return false
 	}
 	for _, ck := range t.Checks {
@@ -190,4 +202,53 @@ func ArcPartners(t *catalog.Table, c catalog.IndexPart) []string {
 		}
 	}
 	return out
+}
+
+// ArcIntent lists the columns a CHECK of t (validated or not: it states
+// the design either way) forces non-NULL whenever c is NULL.
+func ArcIntent(t *catalog.Table, c catalog.IndexPart) []string {
+	var out []string
+	for _, col := range t.Columns {
+		if len(arcChecksFor(t, c, col)) > 0 {
+			out = append(out, col.Name)
+		}
+	}
+	return out
+}
+
+// ArcChecks are the CHECKs of t that make another nullable column non-NULL
+// whenever c is NULL.
+func ArcChecks(t *catalog.Table, c catalog.IndexPart) []*catalog.Check {
+	var out []*catalog.Check
+	for _, col := range t.Columns {
+		for _, ck := range arcChecksFor(t, c, col) {
+			if !containsCheck(out, ck) {
+				out = append(out, ck)
+			}
+		}
+	}
+	return out
+}
+
+func arcChecksFor(t *catalog.Table, c catalog.IndexPart, col *catalog.Column) []*catalog.Check {
+	if SamePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
+		return nil
+	}
+	target := &catalog.ColumnRef{Name: col.Name}
+	var out []*catalog.Check
+	for _, ck := range t.Checks {
+		if checkForces(ck.Expr, target, env{PartExpr(c).String(): isNull}) {
+			out = append(out, ck)
+		}
+	}
+	return out
+}
+
+func containsCheck(list []*catalog.Check, ck *catalog.Check) bool {
+	for _, x := range list {
+		if x == ck {
+			return true
+		}
+	}
+	return false
 }

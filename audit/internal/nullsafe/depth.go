@@ -1,4 +1,4 @@
-package audit
+package nullsafe
 
 import "github.com/idemcheck/idemcheck/catalog"
 

@@ -1,10 +1,14 @@
 package audit_test
 
+// The null-safety reasoner (audit/internal/nullsafe) is tested here, through
+// its exported API, with the hand-built tables the rule tests share.
+
 import (
 	"strings"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -88,7 +92,7 @@ func TestNullSafeFromPredicate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := table()
 			ix := uniq("u", tc.pred, colPart("a"), colPart("k"))
-			got := audit.NullSafe(tab, ix, colPart("k"), nil)
+			got := nullsafe.NullSafe(tab, ix, colPart("k"), nil)
 			if got.Safe != tc.safe {
 				t.Errorf("WHERE %v: NullSafe(k) = %v (%s), want %v", tc.pred, got.Safe, got.Why, tc.safe)
 			}
@@ -107,7 +111,7 @@ func TestNullSafeBareBoolean(t *testing.T) {
 		{boolTest(col("flag"), "NOT TRUE"), false},
 	} {
 		ix := uniq("u", tc.pred, colPart("a"), colPart("flag"))
-		if got := audit.NullSafe(tab, ix, colPart("flag"), nil); got.Safe != tc.safe {
+		if got := nullsafe.NullSafe(tab, ix, colPart("flag"), nil); got.Safe != tc.safe {
 			t.Errorf("WHERE %v: safe = %v, want %v", tc.pred, got.Safe, tc.safe)
 		}
 	}
@@ -136,7 +140,7 @@ func TestNullSafeFromCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := table(&catalog.Check{Name: "ck", Expr: tc.check, Validated: true})
 			ix := uniq("u", nil, colPart("a"), colPart("k"))
-			got := audit.NullSafe(tab, ix, colPart("k"), nil)
+			got := nullsafe.NullSafe(tab, ix, colPart("k"), nil)
 			if got.Safe != tc.safe {
 				t.Errorf("CHECK %v: safe = %v (%s), want %v", tc.check, got.Safe, got.Why, tc.safe)
 			}
@@ -147,7 +151,7 @@ func TestNullSafeFromCheck(t *testing.T) {
 func TestNullSafeNotValidCheckProvesNothing(t *testing.T) {
 	tab := table(&catalog.Check{Name: "k_present", Expr: isNotNull(col("k")), Validated: false})
 	ix := uniq("u", nil, colPart("a"), colPart("k"))
-	got := audit.NullSafe(tab, ix, colPart("k"), nil)
+	got := nullsafe.NullSafe(tab, ix, colPart("k"), nil)
 	if got.Safe {
 		t.Fatalf("a NOT VALID CHECK proved k safe (%s)", got.Why)
 	}
@@ -161,11 +165,11 @@ func TestNullSafeColumnSources(t *testing.T) {
 	tab.Columns = append(tab.Columns, &catalog.Column{Name: "dom", Type: "email", DomainNotNull: true})
 	ix := uniq("u", nil, colPart("a"), colPart("dom"))
 	for _, part := range []string{"a", "dom"} {
-		if !audit.NullSafe(tab, ix, colPart(part), nil).Safe {
+		if !nullsafe.NullSafe(tab, ix, colPart(part), nil).Safe {
 			t.Errorf("%s should be safe by its definition", part)
 		}
 	}
-	if audit.NullSafe(tab, ix, colPart("k"), nil).Safe {
+	if nullsafe.NullSafe(tab, ix, colPart("k"), nil).Safe {
 		t.Errorf("nullable k reported safe")
 	}
 }
@@ -192,7 +196,7 @@ func TestNullSafeExpressionParts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := table()
 			ix := uniq("u", nil, colPart("a"), exprPart(tc.expr))
-			if got := audit.NullSafe(tab, ix, exprPart(tc.expr), nil); got.Safe != tc.safe {
+			if got := nullsafe.NullSafe(tab, ix, exprPart(tc.expr), nil); got.Safe != tc.safe {
 				t.Errorf("(%v): safe = %v, want %v", tc.expr, got.Safe, tc.safe)
 			}
 		})
@@ -202,11 +206,11 @@ func TestNullSafeExpressionParts(t *testing.T) {
 func TestNullSafeExpressionForcedByPredicate(t *testing.T) {
 	e := op("->>", col("data"), lit("'key'"))
 	ix := uniq("u", isNotNull(e), colPart("a"), exprPart(e))
-	if !audit.NullSafe(table(), ix, exprPart(e), nil).Safe {
+	if !nullsafe.NullSafe(table(), ix, exprPart(e), nil).Safe {
 		t.Errorf("WHERE (data ->> 'key') IS NOT NULL should make the part safe")
 	}
 	ix2 := uniq("u", nil, colPart("a"), exprPart(fn("lower", col("k"))))
-	if !audit.NullSafe(table(), ix2, exprPart(fn("lower", col("k"))), []catalog.Expr{isNotNull(col("k"))}).Safe {
+	if !nullsafe.NullSafe(table(), ix2, exprPart(fn("lower", col("k"))), []catalog.Expr{isNotNull(col("k"))}).Safe {
 		t.Errorf("lower(k) with k assumed NOT NULL should be safe")
 	}
 }
@@ -216,10 +220,10 @@ func TestNullSafeExtraConjunctAndArc(t *testing.T) {
 		Expr: cmp("<>", isNotNull(col("c")), isNotNull(col("d")))}
 	tab := table(arc)
 	ix := uniq("v", nil, colPart("a"), colPart("d"))
-	if audit.NullSafe(tab, ix, colPart("d"), nil).Safe {
+	if nullsafe.NullSafe(tab, ix, colPart("d"), nil).Safe {
 		t.Errorf("d is nullable without assumptions")
 	}
-	if !audit.NullSafe(tab, ix, colPart("d"), []catalog.Expr{isNull(col("c"))}).Safe {
+	if !nullsafe.NullSafe(tab, ix, colPart("d"), []catalog.Expr{isNull(col("c"))}).Safe {
 		t.Errorf("with c IS NULL, the arc CHECK forces d")
 	}
 }
@@ -231,18 +235,18 @@ func TestCoverageSplit(t *testing.T) {
 	tab.Column("k").NotNull = true
 	split := uniq("u_null", isNull(col("c")), colPart("a"), colPart("k"))
 	tab.Indexes = []*catalog.Index{u, split}
-	if v := audit.CoveredBy(tab, u, colPart("c")); v != split {
+	if v := nullsafe.CoveredBy(tab, u, colPart("c")); v != split {
 		t.Fatalf("split not recognised: got %v", v)
 	}
 	// The same split written NOT (c IS NOT NULL) is the same predicate.
 	split.Predicate = not(isNotNull(col("c")))
-	if audit.CoveredBy(tab, u, colPart("c")) != split {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != split {
 		t.Errorf("NOT (c IS NOT NULL) not normalised")
 	}
 	// A split that drops a different part, or whose predicate is unrelated,
 	// covers nothing.
 	split.Predicate = isNull(col("d"))
-	if audit.CoveredBy(tab, u, colPart("c")) != nil {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != nil {
 		t.Errorf("unrelated predicate covered the hole")
 	}
 }
@@ -252,11 +256,11 @@ func TestCoverageSplitWithItsOwnHole(t *testing.T) {
 	u := uniq("u", nil, colPart("a"), colPart("k"), colPart("c"))
 	split := uniq("u_null", isNull(col("c")), colPart("a"), colPart("k")) // k nullable: the split leaks too
 	tab.Indexes = []*catalog.Index{u, split}
-	if audit.CoveredBy(tab, u, colPart("c")) != nil {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != nil {
 		t.Errorf("a split whose own key part k may be NULL must not cover the hole")
 	}
 	split.NullsNotDistinct = true
-	if audit.CoveredBy(tab, u, colPart("c")) != split {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != split {
 		t.Errorf("a NULLS NOT DISTINCT split covers the hole")
 	}
 }
@@ -267,11 +271,11 @@ func TestCoverageSplitOfPartialIndex(t *testing.T) {
 	u := uniq("u", live, colPart("a"), colPart("c"))
 	split := uniq("u_null", and(isNull(col("c")), live), colPart("a"))
 	tab.Indexes = []*catalog.Index{u, split}
-	if audit.CoveredBy(tab, u, colPart("c")) != split {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != split {
 		t.Errorf("split carrying the partial predicate should cover")
 	}
 	split.Predicate = and(isNull(col("c")), isNotNull(col("flag")))
-	if audit.CoveredBy(tab, u, colPart("c")) != nil {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != nil {
 		t.Errorf("split with a stronger predicate covers only some rows")
 	}
 }
@@ -288,13 +292,13 @@ func TestCoverageExclusiveArc(t *testing.T) {
 			u := uniq("by_c", nil, colPart("a"), colPart("c"))
 			v := uniq("by_d", nil, colPart("a"), colPart("d"))
 			tab.Indexes = []*catalog.Index{u, v}
-			if audit.CoveredBy(tab, u, colPart("c")) != v {
+			if nullsafe.CoveredBy(tab, u, colPart("c")) != v {
 				t.Errorf("hole through c not covered by (a, d)")
 			}
-			if audit.CoveredBy(tab, v, colPart("d")) != u {
+			if nullsafe.CoveredBy(tab, v, colPart("d")) != u {
 				t.Errorf("hole through d not covered by (a, c)")
 			}
-			if got := audit.ArcPartners(tab, colPart("c")); len(got) != 1 || got[0] != "d" {
+			if got := nullsafe.ArcPartners(tab, colPart("c")); len(got) != 1 || got[0] != "d" {
 				t.Errorf("ArcPartners(c) = %v, want [d]", got)
 			}
 		})
@@ -307,7 +311,7 @@ func TestCoverageArcNeedsValidatedCheck(t *testing.T) {
 	u := uniq("by_c", nil, colPart("a"), colPart("c"))
 	v := uniq("by_d", nil, colPart("a"), colPart("d"))
 	tab.Indexes = []*catalog.Index{u, v}
-	if audit.CoveredBy(tab, u, colPart("c")) != nil {
+	if nullsafe.CoveredBy(tab, u, colPart("c")) != nil {
 		t.Errorf("a NOT VALID arc CHECK covered the hole")
 	}
 }
