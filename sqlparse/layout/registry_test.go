@@ -7,15 +7,24 @@ import (
 )
 
 // TestReadmeLayoutTable: the README's table of layouts is the registry's,
-// row for row (regenerate it from Table after adding a layout).
+// row for row (print it with Table after adding a layout), and
+// docs/layouts.md, which says more of each, has a row for every layout.
 func TestReadmeLayoutTable(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := Table()
-	if !strings.Contains(string(data), table) {
-		t.Errorf("README.md does not hold the registry's layout table; put this under \"## Migration layouts\":\n%s", table)
+	if table := Table(); !strings.Contains(string(data), table) {
+		t.Errorf("README.md does not hold the registry's layout table:\n%s", table)
+	}
+	data, err = os.ReadFile("../../docs/layouts.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range Defs() {
+		if !strings.Contains(string(data), "\n| `"+string(d.Name)+"`") {
+			t.Errorf("docs/layouts.md has no row for layout %s", d.Name)
+		}
 	}
 }
 
