@@ -7,7 +7,7 @@ import (
 )
 
 // Layout names a migration tool's way of laying out and ordering files
-// (LAYOUTS.md). It decides which files are used, which part of each file is
+// (docs/layouts.md). It decides which files are used, which part of each file is
 // the "up" SQL, and the order in which they are replayed.
 type Layout string
 
