@@ -4,14 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
-
-// maxIdent is PostgreSQL's NAMEDATALEN - 1: longer names are truncated by the
-// server, which would make a generated DROP or RENAME miss its object.
-const maxIdent = 63
 
 // defaultPGVersion is used when Options.PGVersion is unset.
 const defaultPGVersion = 16
@@ -65,7 +61,7 @@ func holeFixes(p *Pass, h *hole) []Fix {
 // one of the parts NOT NULL would make required.
 func requiredOpensHole(h *hole) bool {
 	for _, k := range h.optionalKeys {
-		if partIn(k, h.Parts) {
+		if nullsafe.PartIn(k, h.Parts) {
 			return true
 		}
 	}
@@ -153,7 +149,7 @@ func splitFix(h *hole, names *namer) Fix {
 	for _, nulls := range subsets(h.Parts) {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
-			if !partIn(p, nulls) {
+			if !nullsafe.PartIn(p, nulls) {
 				keep = append(keep, p)
 			}
 		}
@@ -165,11 +161,11 @@ func splitFix(h *hole, names *namer) Fix {
 		var conj []catalog.Expr
 		var label []string
 		for _, p := range h.Parts {
-			if partIn(p, nulls) {
-				conj = append(conj, isNullOf(p))
+			if nullsafe.PartIn(p, nulls) {
+				conj = append(conj, nullsafe.IsNullOf(p))
 				label = append(label, nameWord(p))
 			} else {
-				conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
+				conj = append(conj, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 			}
 		}
 		conj = append(conj, presentConjuncts(h.Optional)...)
@@ -200,7 +196,7 @@ func splitFix(h *hole, names *namer) Fix {
 func presentConjuncts(parts []catalog.IndexPart) []catalog.Expr {
 	var out []catalog.Expr
 	for _, p := range parts {
-		out = append(out, &catalog.NullTest{Arg: partExpr(p)})
+		out = append(out, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 	}
 	return out
 }
@@ -274,11 +270,11 @@ func nullRowsFix(h *hole, names *namer, first []string, others func(i int) []str
 	for i, c := range h.Parts {
 		var keep []catalog.IndexPart
 		for _, p := range ix.Parts {
-			if !samePart(p, c) {
+			if !nullsafe.SamePart(p, c) {
 				keep = append(keep, p)
 			}
 		}
-		pred := append([]catalog.Expr{isNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
+		pred := append([]catalog.Expr{nullsafe.IsNullOf(c)}, catalog.Conjuncts(ix.Predicate)...)
 		partners := others(i)
 		if len(partners) == 0 {
 			name := names.relation(ix.Name, nameWord(c)+"_null")
@@ -307,14 +303,14 @@ func collisionQuery(h *hole) string {
 	t, ix := h.Table, h.Index
 	var group []string
 	for _, p := range ix.Parts {
-		if len(h.Parts) == 1 && samePart(p, h.Parts[0]) {
+		if len(h.Parts) == 1 && nullsafe.SamePart(p, h.Parts[0]) {
 			continue
 		}
 		group = append(group, p.String())
 	}
 	var nulls []catalog.Expr
 	for _, p := range h.Parts {
-		nulls = append(nulls, isNullOf(p))
+		nulls = append(nulls, nullsafe.IsNullOf(p))
 	}
 	var where []catalog.Expr
 	if len(nulls) == 1 {
@@ -516,30 +512,10 @@ func (n *namer) constraint(base, label string) string {
 	})
 }
 
+// pick is catalog.ChooseName for base and label, also avoiding the names
+// this namer has already handed out.
 func (n *namer) pick(base, label string, exists func(string) bool) string {
-	for i := 0; ; i++ {
-		l := label
-		if i > 0 {
-			l = fmt.Sprintf("%s%d", label, i)
-		}
-		name := fitName(base, l)
-		if !n.taken[name] && !exists(name) {
-			n.taken[name] = true
-			return name
-		}
-	}
-}
-
-// fitName joins base and label with "_", cutting base (never the label, never
-// inside a UTF-8 character) so the result fits in maxIdent bytes.
-func fitName(base, label string) string {
-	room := maxIdent - len(label) - 1
-	if room < 1 {
-		room = 1
-	}
-	for len(base) > room {
-		_, size := utf8.DecodeLastRuneInString(base)
-		base = base[:len(base)-size]
-	}
-	return base + "_" + label
+	name := catalog.ChooseName(base, "", label, func(name string) bool { return n.taken[name] || exists(name) })
+	n.taken[name] = true
+	return name
 }

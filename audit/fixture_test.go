@@ -11,6 +11,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/wanttest"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -18,55 +19,12 @@ import (
 // standalone schema whose "-- want:" comments say what must be reported.
 const fixtureRoot = "../testdata/rules"
 
-// want is one expected finding: the rule, the line, a regexp its message
-// must match, and the severity when the comment names one.
-type want struct {
-	rule     string
-	line     int
-	re       *regexp.Regexp
-	severity string
-}
-
-var (
-	wantComment = regexp.MustCompile(`-- want:(.*)$`)
-	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)(?:/(error|warning|info))?\s+"((?:[^"\\]|\\.)*)"`)
-)
-
-// parseWants reads every "-- want: rule[/severity] "regexp" [...]" comment
-// of src.
-func parseWants(t *testing.T, path, src string) []want {
-	var out []want
-	for i, line := range strings.Split(src, "\n") {
-		m := wantComment.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		rest := m[1]
-		for strings.TrimSpace(rest) != "" {
-			item := wantItem.FindStringSubmatch(rest)
-			if item == nil {
-				t.Fatalf("%s:%d: malformed want comment: %q", path, i+1, rest)
-			}
-			re, err := regexp.Compile(strings.ReplaceAll(item[3], `\"`, `"`))
-			if err != nil {
-				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
-			}
-			if audit.Lookup(item[1]) == nil {
-				t.Fatalf("%s:%d: unknown rule %q", path, i+1, item[1])
-			}
-			out = append(out, want{rule: item[1], line: i + 1, re: re, severity: item[2]})
-			rest = rest[len(item[0]):]
-		}
-	}
-	return out
-}
-
 // lintSource runs the real pipeline over one file: split, replay, every
 // registered rule. Input the parser cannot read fails the test.
 func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catalog) {
 	t.Helper()
 	cat := catalog.New()
-	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	res := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 	diags := append([]sqlparse.Diagnostic(nil), res.Diagnostics...)
 	r := sqlparse.NewReplayer(cat)
 	for _, st := range res.Statements {
@@ -80,6 +38,12 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 		}
 	}
 	return applyDirectives(audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src)}), res), cat
+}
+
+// runsOnMigrations reports whether lint runs the rule: the wants of a rule
+// that needs a live catalog are checked by inspect's live fixture test.
+func runsOnMigrations(id string) bool {
+	return audit.Lookup(id).Needs != audit.Live
 }
 
 // pgVersionComment sets the target version of a fixture ("-- pg-version:
@@ -129,40 +93,12 @@ func TestRuleFixtures(t *testing.T) {
 		t.Run(rule+"/"+filepath.Base(path), func(t *testing.T) {
 			src := readFixture(t, path)
 			findings, _ := lintSource(t, path, src)
-			checkWants(t, path, parseWants(t, path, src), findings)
+			wants, err := wanttest.Parse(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wanttest.Check(t, path, wants, findings, wanttest.Options{Rules: runsOnMigrations})
 		})
-	}
-}
-
-// checkWants fails on every want without its finding and every finding
-// nobody wanted.
-func checkWants(t *testing.T, path string, wants []want, findings []audit.Finding) {
-	t.Helper()
-	used := make([]bool, len(findings))
-	for _, w := range wants {
-		found := false
-		var near []string
-		for i, f := range findings {
-			if used[i] || f.Rule != w.rule || f.Pos.File != path || f.Pos.Line != w.line {
-				continue
-			}
-			if w.re.MatchString(f.Message) {
-				used[i], found = true, true
-				if w.severity != "" && f.Severity.String() != w.severity {
-					t.Errorf("%s:%d: %s is %s, want %s", path, w.line, w.rule, f.Severity, w.severity)
-				}
-				break
-			}
-			near = append(near, f.Message)
-		}
-		if !found {
-			t.Errorf("%s:%d: no %s finding matching %q (at this line: %q)", path, w.line, w.rule, w.re, near)
-		}
-	}
-	for i, f := range findings {
-		if !used[i] {
-			t.Errorf("%s: unexpected %s finding: %s", f.Pos, f.Rule, f.Message)
-		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -86,7 +87,7 @@ func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole
 	var nullable []catalog.IndexPart
 	var notValid [][]string
 	for _, p := range ix.Parts {
-		proof := NullSafe(t, ix, p, nil)
+		proof := nullsafe.NullSafe(t, ix, p, nil)
 		if !proof.Safe {
 			nullable = append(nullable, p)
 			notValid = append(notValid, proof.NotValid)
@@ -104,7 +105,7 @@ func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole
 		if !readings[i].optional() {
 			deliberate = optional
 		}
-		if coveredExcept(t, ix, p, deliberate, readings[i].standIns) {
+		if nullsafe.CoveredExcept(t, ix, p, deliberate, readings[i].standIns) {
 			continue
 		}
 		h.Parts = append(h.Parts, p)
@@ -241,10 +242,10 @@ func holeMessage(h *hole) string {
 	}
 	same = append(same, standIns(h)...)
 	for _, p := range ix.Parts {
-		if len(h.Parts) == 1 && samePart(p, h.Parts[0]) {
+		if len(h.Parts) == 1 && nullsafe.SamePart(p, h.Parts[0]) {
 			continue
 		}
-		if len(h.Parts) > 1 && partIn(p, h.Parts) {
+		if len(h.Parts) > 1 && nullsafe.PartIn(p, h.Parts) {
 			continue
 		}
 		same = append(same, partWords(p))
@@ -268,15 +269,6 @@ func holeMessage(h *hole) string {
 	b.WriteString(" are both accepted")
 	b.WriteString(notValidWords(h.NotValid))
 	return b.String()
-}
-
-func partIn(p catalog.IndexPart, parts []catalog.IndexPart) bool {
-	for _, q := range parts {
-		if samePart(p, q) {
-			return true
-		}
-	}
-	return false
 }
 
 // holeSeverity is nullable-key's severity (RULES.md): error in a claim or

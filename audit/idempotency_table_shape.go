@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -126,7 +127,7 @@ func storesKeys(t *catalog.Table, key *catalog.Column) bool {
 		return true
 	}
 	for _, ix := range t.Indexes {
-		if ix.Primary && partIn(catalog.IndexPart{Column: key.Name}, ix.Parts) {
+		if ix.Primary && nullsafe.PartIn(catalog.IndexPart{Column: key.Name}, ix.Parts) {
 			return true
 		}
 	}
@@ -171,7 +172,7 @@ func missingShape(t *catalog.Table, key *catalog.Column) []shapeGap {
 // key part and lets no row escape through a NULL.
 func holeFreeUniqueOver(t *catalog.Table, column string) bool {
 	for _, ix := range t.UniqueIndexes() {
-		if !partIn(catalog.IndexPart{Column: column}, ix.Parts) {
+		if !nullsafe.PartIn(catalog.IndexPart{Column: column}, ix.Parts) {
 			continue
 		}
 		if ix.NullsNotDistinct || findHole(t, ix) == nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -216,7 +217,7 @@ func (h *keyHistory) created(t *tableTrack, ch catalog.Change) {
 	}
 	ti := &trackedIndex{ix: ch.Index, canon: t.canonical(ch.Index), file: ch.File}
 	for _, c := range catalog.Conjuncts(ti.canon.Predicate) {
-		if nt, ok := normalise(c).(*catalog.NullTest); ok && nt.IsNull {
+		if nt, ok := nullsafe.Normalise(c).(*catalog.NullTest); ok && nt.IsNull {
 			if ref, ok := nt.Arg.(*catalog.ColumnRef); ok {
 				if h.testedIsNull[t] == nil {
 					h.testedIsNull[t] = map[string]bool{}
@@ -277,10 +278,10 @@ func (t *tableTrack) canonical(ix *catalog.Index) *catalog.Index {
 		if p.Column != "" {
 			p.Column = t.col(p.Column)
 		}
-		p.Expr = mapColumns(p.Expr, t.col)
+		p.Expr = catalog.RenameColumns(p.Expr, t.col)
 		cp.Parts[i] = p
 	}
-	cp.Predicate = mapColumns(ix.Predicate, t.col)
+	cp.Predicate = catalog.RenameColumns(ix.Predicate, t.col)
 	return &cp
 }
 
@@ -297,37 +298,3 @@ func readsColumn(parts []catalog.IndexPart, id string) bool {
 }
 
 func qualified(schema, name string) string { return schema + "." + name }
-
-// mapColumns returns a copy of e with every column reference renamed by f;
-// e itself is left alone, as recorded history shares it.
-func mapColumns(e catalog.Expr, f func(string) string) catalog.Expr {
-	switch x := e.(type) {
-	case *catalog.ColumnRef:
-		return &catalog.ColumnRef{Name: f(x.Name)}
-	case *catalog.And:
-		return &catalog.And{Args: mapAll(x.Args, f)}
-	case *catalog.Or:
-		return &catalog.Or{Args: mapAll(x.Args, f)}
-	case *catalog.Not:
-		return &catalog.Not{Arg: mapColumns(x.Arg, f)}
-	case *catalog.NullTest:
-		return &catalog.NullTest{Arg: mapColumns(x.Arg, f), IsNull: x.IsNull}
-	case *catalog.BoolTest:
-		return &catalog.BoolTest{Arg: mapColumns(x.Arg, f), Test: x.Test}
-	case *catalog.Compare:
-		return &catalog.Compare{Op: x.Op, Left: mapColumns(x.Left, f), Right: mapColumns(x.Right, f)}
-	case *catalog.Func:
-		return &catalog.Func{Name: x.Name, Op: x.Op, Cast: x.Cast, Args: mapAll(x.Args, f)}
-	case *catalog.List:
-		return &catalog.List{Items: mapAll(x.Items, f)}
-	}
-	return e
-}
-
-func mapAll(args []catalog.Expr, f func(string) string) []catalog.Expr {
-	out := make([]catalog.Expr, len(args))
-	for i, a := range args {
-		out[i] = mapColumns(a, f)
-	}
-	return out
-}

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -179,7 +180,7 @@ func scopeNotNull(t *catalog.Table, parts []catalog.IndexPart, key string) bool 
 // first), or the column alone.
 func keyScope(t *catalog.Table, column string) []catalog.IndexPart {
 	for _, ix := range t.Indexes {
-		if ix.Unique || ix.Primary || ix.Predicate != nil || !partIn(catalog.IndexPart{Column: column}, ix.Parts) {
+		if ix.Unique || ix.Primary || ix.Predicate != nil || !nullsafe.PartIn(catalog.IndexPart{Column: column}, ix.Parts) {
 			continue
 		}
 		if allColumns(ix.Parts) && scopeNotNull(t, ix.Parts, column) {

@@ -1,6 +1,9 @@
 package audit
 
-import "github.com/idemcheck/idemcheck/catalog"
+import (
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/catalog"
+)
 
 // nameIndex holds what rules look up once per finding and would otherwise
 // find by scanning the whole catalog each time, which on a large catalog
@@ -16,7 +19,7 @@ type nameIndex struct {
 	unmodelledDone bool
 	// hist and byTable order and group the history for placing findings
 	// where their hole was opened (opened.go); built on first use.
-	hist    *history
+	hist    *nullsafe.History
 	byTable map[string][]catalog.Change
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -78,7 +79,7 @@ func nndSplitFix(p *Pass, t *catalog.Table, ix *catalog.Index) Fix {
 	plain.NullsNotDistinct = false
 	h := &hole{Table: t, Index: &plain}
 	for _, part := range ix.Parts {
-		if !NullSafe(t, &plain, part, nil).Safe {
+		if !nullsafe.NullSafe(t, &plain, part, nil).Safe {
 			h.Parts = append(h.Parts, part)
 		}
 	}

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -42,7 +43,7 @@ CREATE UNIQUE INDEX CONCURRENTLY deliveries_broadcast_once ON deliveries (messag
 }
 
 func runNotNullDropped(p *Pass) {
-	hist := newHistory(p.Catalog)
+	hist := nullsafe.NewHistory(p.Catalog)
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
 		if len(ix.Parts) < 2 {
 			return
@@ -57,7 +58,7 @@ func runNotNullDropped(p *Pass) {
 				continue
 			}
 			recreated := changeAt(p.Catalog, col.NullableSince, catalog.ChangeAddColumn) != nil
-			if !hist.before(ix.Pos, col.NullableSince) && !(recreated && keyedBefore(p.Catalog, hist, t, col)) {
+			if !hist.Before(ix.Pos, col.NullableSince) && !(recreated && keyedBefore(p.Catalog, hist, t, col)) {
 				// The column was nullable before the index existed:
 				// nullable-key reports that hole; no migration opened it.
 				continue
@@ -82,13 +83,13 @@ func runNotNullDropped(p *Pass) {
 // keyedBefore reports whether, before col was re-created, a unique index of
 // t had a column of that name as a key part: DROP COLUMN took that index
 // with it, and the one there now was re-created over a nullable column.
-func keyedBefore(cat *catalog.Catalog, hist history, t *catalog.Table, col *catalog.Column) bool {
+func keyedBefore(cat *catalog.Catalog, hist nullsafe.History, t *catalog.Table, col *catalog.Column) bool {
 	for _, ch := range cat.Changes {
 		if !isIndexCreation(ch) || ch.Table != t.Name || ch.Schema != t.Schema {
 			continue
 		}
-		if len(ch.Index.Parts) > 1 && partIn(catalog.IndexPart{Column: col.Name}, ch.Index.Parts) &&
-			hist.before(ch.Pos, col.NullableSince) {
+		if len(ch.Index.Parts) > 1 && nullsafe.PartIn(catalog.IndexPart{Column: col.Name}, ch.Index.Parts) &&
+			hist.Before(ch.Pos, col.NullableSince) {
 			return true
 		}
 	}
@@ -110,7 +111,7 @@ func notNullDroppedMessage(h *hole, recreated bool) string {
 func escapeWords(h *hole) string {
 	var same []string
 	for _, p := range h.Index.Parts {
-		if !partIn(p, h.Parts) {
+		if !nullsafe.PartIn(p, h.Parts) {
 			same = append(same, partWords(p))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -159,7 +160,7 @@ func writtenIndexes(t *catalog.Table, q catalog.Query) []*catalog.Index {
 // it reads. Usage outranks shape (RULES.md): such a statement claims the
 // rows where p is NULL, whatever the index alone reads as.
 func leftNull(t *catalog.Table, q catalog.Query, ix *catalog.Index, p catalog.IndexPart) bool {
-	if NullSafe(t, ix, p, nil).Safe {
+	if nullsafe.NullSafe(t, ix, p, nil).Safe {
 		return false
 	}
 	for _, c := range p.Columns() {
@@ -197,7 +198,7 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 	f.Related = []Related{{Pos: ix.Pos, Message: "arbiter " + ix.Name + " created here"}}
 	f.arbiterHole = &hole{Table: t, Index: ix, Parts: nullable}
 	outcome := "a repeated request inserts a second row instead of " + conflictAction(q)
-	if other := CoveredBy(t, ix, nullable[0]); other != nil {
+	if other := nullsafe.CoveredBy(t, ix, nullable[0]); other != nil {
 		outcome = "a repeated request fails with a unique violation (23505) on " + other.Name + " instead of " + conflictAction(q)
 	}
 	which := "the arbiter"
@@ -223,7 +224,7 @@ func inferArbiters(t *catalog.Table, q catalog.Query) (arbiters []*catalog.Index
 		if !ix.Valid || !sameKey(ix.Parts, q.Target) {
 			continue
 		}
-		if ix.Predicate != nil && !predicateImplied(ix.Predicate, where) {
+		if ix.Predicate != nil && !nullsafe.PredicateImplied(ix.Predicate, where) {
 			if partial == nil {
 				partial = ix
 			}

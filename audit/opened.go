@@ -3,6 +3,7 @@ package audit
 import (
 	"sort"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -35,7 +36,7 @@ func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
 		x = newNameIndex() // a Pass made outside Run: nothing to share
 	}
 	hist := x.history(cat)
-	after := func(pos catalog.Pos) bool { return !pos.IsZero() && hist.before(ix.Pos, pos) }
+	after := func(pos catalog.Pos) bool { return !pos.IsZero() && hist.Before(ix.Pos, pos) }
 	var out []opening
 	holeColumns := map[string]bool{}
 	for _, part := range h.Parts {
@@ -72,7 +73,7 @@ func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
 			out = append(out, opening{ch.Pos, "the table " + ch.OldName + " was renamed to " + t.Name})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return hist.before(out[i].Pos, out[j].Pos) })
+	sort.SliceStable(out, func(i, j int) bool { return hist.Before(out[i].Pos, out[j].Pos) })
 	return out
 }
 
@@ -82,7 +83,7 @@ func coveredWith(t *catalog.Table, ix *catalog.Index, parts []catalog.IndexPart,
 	with := *t
 	with.Indexes = append(append([]*catalog.Index(nil), t.Indexes...), dropped)
 	for _, p := range parts {
-		if Covered(&with, ix, p) {
+		if nullsafe.Covered(&with, ix, p) {
 			return true
 		}
 	}
@@ -95,7 +96,7 @@ func provedBy(t *catalog.Table, ix *catalog.Index, parts []catalog.IndexPart, ck
 	with := *t
 	with.Checks = append(append([]*catalog.Check(nil), t.Checks...), ck)
 	for _, p := range parts {
-		if NullSafe(&with, ix, p, nil).Safe {
+		if nullsafe.NullSafe(&with, ix, p, nil).Safe {
 			return true
 		}
 	}
@@ -121,9 +122,9 @@ func placeAtOpening(f *Finding, ix *catalog.Index, opened []opening) {
 }
 
 // history orders the catalog's changes; built once per Run.
-func (x *nameIndex) history(cat *catalog.Catalog) history {
+func (x *nameIndex) history(cat *catalog.Catalog) nullsafe.History {
 	if x.hist == nil {
-		h := newHistory(cat)
+		h := nullsafe.NewHistory(cat)
 		x.hist = &h
 	}
 	return *x.hist

@@ -3,6 +3,7 @@ package audit
 import (
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -108,7 +109,7 @@ func optionalMessage(h *hole) string {
 		without = append(without, "without "+partWords(p))
 	}
 	for _, p := range ix.Parts {
-		if !partIn(p, h.Parts) {
+		if !nullsafe.PartIn(p, h.Parts) {
 			scope = append(scope, partWords(p))
 		}
 	}
@@ -168,7 +169,7 @@ func optionalNotes(h *hole) []string {
 		claim := claimTable(t)
 		var why []string
 		for _, p := range ix.Parts {
-			if partIn(p, h.Parts) {
+			if nullsafe.PartIn(p, h.Parts) {
 				continue
 			}
 			why = append(why, partWords(p)+" is "+roleOf(h.cat, t, p, claim).why)
@@ -196,7 +197,7 @@ func optionalNotes(h *hole) []string {
 func presentWords(parts []catalog.IndexPart) string {
 	var conj []catalog.Expr
 	for _, p := range parts {
-		conj = append(conj, &catalog.NullTest{Arg: partExpr(p)})
+		conj = append(conj, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 	}
 	return whereSQL(conj)
 }
@@ -212,7 +213,7 @@ func ownKeyNotes(h *hole) []string {
 			continue
 		}
 		k := *r.ownKey
-		if !partIn(k, keys) {
+		if !nullsafe.PartIn(k, keys) {
 			keys = append(keys, k)
 		}
 		by[k.String()] = append(by[k.String()], partWords(r.part))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -92,7 +93,7 @@ func parentEnforces(parent *catalog.Table, ix *catalog.Index) bool {
 // partsSubset reports whether every part of sub is a part of of.
 func partsSubset(sub, of []catalog.IndexPart) bool {
 	for _, p := range sub {
-		if !partIn(p, of) {
+		if !nullsafe.PartIn(p, of) {
 			return false
 		}
 	}

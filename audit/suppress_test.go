@@ -29,7 +29,7 @@ func applyDirectives(findings []audit.Finding, split sqlparse.SplitResult) []aud
 func suppressFixture(t *testing.T, src string) []audit.Finding {
 	t.Helper()
 	const path = "s.sql"
-	split := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	split := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
 	for _, st := range split.Statements {

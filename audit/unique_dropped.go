@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -141,7 +142,7 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 	u, v := ep.dropped.canon, cand.canon
 	shared := false
 	for _, p := range v.Parts {
-		shared = shared || hasPart(u, p) || functionOfKey(u, p)
+		shared = shared || nullsafe.HasPart(u, p) || functionOfKey(u, p)
 	}
 	if !shared {
 		return replacement{}
@@ -151,10 +152,10 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 	had := catalog.Conjuncts(u.Predicate)
 	written := catalog.Conjuncts(cand.ix.Predicate)
 	for i, c := range catalog.Conjuncts(v.Predicate) {
-		if predicateImplied(c, had) {
+		if nullsafe.PredicateImplied(c, had) {
 			continue
 		}
-		nt, ok := normalise(c).(*catalog.NullTest)
+		nt, ok := nullsafe.Normalise(c).(*catalog.NullTest)
 		if ok && !nt.IsNull && !u.NullsNotDistinct && exprIsKeyPart(nt.Arg, u) {
 			continue
 		}
@@ -170,9 +171,9 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 	var extra []string
 	for i, p := range v.Parts {
 		switch {
-		case hasPart(u, p), functionOfKey(u, p), constantPart(p), fixedByPredicate(p, had, v.Predicate):
-		case v.NullsNotDistinct && h.isSoftDelete(ep.table, partExpr(p)):
-		case h.isSoftDelete(ep.table, partExpr(p)):
+		case nullsafe.HasPart(u, p), functionOfKey(u, p), nullsafe.ConstantPart(p), fixedByPredicate(p, had, v.Predicate):
+		case v.NullsNotDistinct && h.isSoftDelete(ep.table, nullsafe.PartExpr(p)):
+		case h.isSoftDelete(ep.table, nullsafe.PartExpr(p)):
 			return replacement{why: "its key part " + cand.ix.PartNames()[i] + " is NULL on every live row, " +
 				"so live rows escape it (NULLS NOT DISTINCT would keep them)"}
 		default:
@@ -183,7 +184,7 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 		return replacement{restores: true}
 	}
 	for _, p := range u.Parts {
-		if !hasPart(v, p) {
+		if !nullsafe.HasPart(v, p) {
 			return replacement{why: "its key " + keyWords(cand.ix) + " is neither " + keyWords(ep.dropped.ix) +
 				" nor part of it"}
 		}
@@ -200,7 +201,7 @@ func functionOfKey(u *catalog.Index, p catalog.IndexPart) bool {
 		return false
 	}
 	for _, c := range cols {
-		if !hasPart(u, catalog.IndexPart{Column: c}) {
+		if !nullsafe.HasPart(u, catalog.IndexPart{Column: c}) {
 			return false
 		}
 	}
@@ -222,7 +223,7 @@ func fixedByPredicate(p catalog.IndexPart, had []catalog.Expr, pred catalog.Expr
 			continue
 		}
 		for _, pair := range [][2]catalog.Expr{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
-			if k, ok := pair[1].(*catalog.Const); ok && !k.Null && catalog.Equal(pair[0], partExpr(p)) {
+			if k, ok := pair[1].(*catalog.Const); ok && !k.Null && catalog.Equal(pair[0], nullsafe.PartExpr(p)) {
 				return true
 			}
 		}
@@ -240,7 +241,7 @@ func conjunctText(conjuncts []catalog.Expr, i int) string {
 
 func exprIsKeyPart(e catalog.Expr, ix *catalog.Index) bool {
 	for _, p := range ix.Parts {
-		if catalog.Equal(partExpr(p), e) {
+		if catalog.Equal(nullsafe.PartExpr(p), e) {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -95,7 +96,7 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	maybeWhy, maybeClaimed, scoped := "", false, false
 	bound := rangePair(t, ix, c)
 	for _, p := range ix.Parts {
-		if samePart(p, c) || (bound != nil && samePart(p, *bound)) {
+		if nullsafe.SamePart(p, c) || (bound != nil && nullsafe.SamePart(p, *bound)) {
 			continue
 		}
 		pr := roleOf(cat, t, p, claim)
@@ -103,7 +104,7 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 			scoped = true
 			continue
 		}
-		if !NullSafe(t, ix, p, nil).Safe {
+		if !nullsafe.NullSafe(t, ix, p, nil).Safe {
 			if maybe == nil {
 				p := p
 				maybe, maybeWhy, maybeClaimed = &p, pr.why, pr.claimed
@@ -149,10 +150,10 @@ func rootValue(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim b
 	pair := polymorphicPair(t, ix, c)
 	var rest []string
 	for _, p := range ix.Parts {
-		if samePart(p, c) || (pair != nil && samePart(p, *pair)) {
+		if nullsafe.SamePart(p, c) || (pair != nil && nullsafe.SamePart(p, *pair)) {
 			continue
 		}
-		if !NullSafe(t, ix, p, nil).Safe || roleOf(cat, t, p, claim).role == roleIdentity {
+		if !nullsafe.NullSafe(t, ix, p, nil).Safe || roleOf(cat, t, p, claim).role == roleIdentity {
 			return ""
 		}
 		rest = append(rest, partWords(p))
@@ -193,7 +194,7 @@ func refersTo(fk *catalog.ForeignKey, t *catalog.Table) bool {
 // both are key parts of ix that may be NULL; nil otherwise.
 func polymorphicPair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *catalog.IndexPart {
 	words := nameWords(c.Column)
-	if c.Column == "" || len(words) < 2 || NullSafe(t, ix, c, nil).Safe {
+	if c.Column == "" || len(words) < 2 || nullsafe.NullSafe(t, ix, c, nil).Safe {
 		return nil
 	}
 	stem, last := strings.Join(words[:len(words)-1], " "), words[len(words)-1]
@@ -203,11 +204,11 @@ func polymorphicPair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *
 	}
 	for _, p := range ix.Parts {
 		w := nameWords(p.Column)
-		if p.Column == "" || samePart(p, c) || len(w) < 2 || w[len(w)-1] != want ||
+		if p.Column == "" || nullsafe.SamePart(p, c) || len(w) < 2 || w[len(w)-1] != want ||
 			strings.Join(w[:len(w)-1], " ") != stem {
 			continue
 		}
-		if NullSafe(t, ix, p, nil).Safe {
+		if nullsafe.NullSafe(t, ix, p, nil).Safe {
 			return nil
 		}
 		p := p
@@ -236,7 +237,7 @@ func scopeStandIns(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c 
 	}
 	implied := map[*catalog.Table]bool{}
 	for _, p := range ix.Parts {
-		if samePart(p, c) || p.Column == "" {
+		if nullsafe.SamePart(p, c) || p.Column == "" {
 			continue
 		}
 		if pfk := t.ForeignKeyOn(p.Column); pfk != nil {
@@ -262,7 +263,7 @@ func scopeStandIns(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c 
 				continue
 			}
 			col := t.Column(q.Columns[0])
-			if col == nil || !col.IsNotNull() || partIn(catalog.IndexPart{Column: col.Name}, ix.Parts) ||
+			if col == nil || !col.IsNotNull() || nullsafe.PartIn(catalog.IndexPart{Column: col.Name}, ix.Parts) ||
 				!namesTable(col.Name, parent) {
 				continue
 			}
@@ -490,14 +491,13 @@ func arcChecks(t *catalog.Table, c catalog.IndexPart) []*catalog.Check {
 }
 
 func arcChecksFor(t *catalog.Table, c catalog.IndexPart, col *catalog.Column) []*catalog.Check {
-	if samePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
+	if nullsafe.SamePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
 		return nil
 	}
-	assume := env{partExpr(c).String(): isNull}
 	target := &catalog.ColumnRef{Name: col.Name}
 	var out []*catalog.Check
 	for _, ck := range t.Checks {
-		if checkForces(ck.Expr, target, assume) {
+		if nullsafe.ForcedWhenNull(ck.Expr, target, nullsafe.PartExpr(c)) {
 			out = append(out, ck)
 		}
 	}
@@ -547,7 +547,7 @@ func chosenWords(t *catalog.Table, ix *catalog.Index) string {
 	for _, n := range names {
 		name = strings.ReplaceAll(name, n, " ")
 	}
-	if len(ix.Name) >= maxIdent {
+	if len(ix.Name) >= catalog.MaxIdentLen {
 		for _, n := range names[1:] {
 			for k := len(n) - 1; k >= 3; k-- {
 				if strings.HasSuffix(name, n[:k]) {
@@ -576,7 +576,7 @@ func readParts(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, parts 
 func requestKeyed(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) bool {
 	claim := claimTable(t)
 	for _, p := range ix.Parts {
-		if !NullSafe(t, ix, p, nil).Safe {
+		if !nullsafe.NullSafe(t, ix, p, nil).Safe {
 			continue
 		}
 		if roleOf(cat, t, p, claim).role != roleIdentity {
@@ -634,14 +634,14 @@ func uniqueWhenPresentWords() string {
 // differ only in the rangeBoundWords pair. nil otherwise.
 func rangePair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *catalog.IndexPart {
 	col := t.Column(c.Column)
-	if c.Column == "" || col == nil || NullSafe(t, ix, c, nil).Safe {
+	if c.Column == "" || col == nil || nullsafe.NullSafe(t, ix, c, nil).Safe {
 		return nil
 	}
 	words := nameWords(c.Column)
 	for _, p := range ix.Parts {
 		other := t.Column(p.Column)
-		if p.Column == "" || other == nil || samePart(p, c) || other.Type != col.Type ||
-			NullSafe(t, ix, p, nil).Safe || !boundPair(words, nameWords(p.Column)) {
+		if p.Column == "" || other == nil || nullsafe.SamePart(p, c) || other.Type != col.Type ||
+			nullsafe.NullSafe(t, ix, p, nil).Safe || !boundPair(words, nameWords(p.Column)) {
 			continue
 		}
 		p := p

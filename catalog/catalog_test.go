@@ -79,3 +79,46 @@ func TestResolveTableFollowsSearchPath(t *testing.T) {
 		t.Errorf("DisplayName = %s, want billing.charges", got)
 	}
 }
+
+func TestRenameColumnsCopiesOnlyWhatChanges(t *testing.T) {
+	a, b := &ColumnRef{Name: "a"}, &ColumnRef{Name: "b"}
+	kept := &Compare{Op: "=", Left: b, Right: &Const{Value: "1"}}
+	e := &And{Args: []Expr{&NullTest{Arg: &Func{Name: "lower", Args: []Expr{a}}}, kept,
+		&BoolTest{Arg: &Not{Arg: a}, Test: "TRUE"}, &Compare{Op: "IN", Left: a, Right: &List{Items: []Expr{b}}}}}
+	before := e.String()
+	got := RenameColumns(e, func(n string) string {
+		if n == "a" {
+			return "z"
+		}
+		return n
+	})
+	want := "(lower(z) IS NOT NULL) AND (b = 1) AND ((NOT z) IS TRUE) AND (z IN (b))"
+	if got.String() != want {
+		t.Errorf("RenameColumns = %s, want %s", got, want)
+	}
+	if e.String() != before || a.Name != "a" {
+		t.Errorf("RenameColumns changed its input: %s", e)
+	}
+	if got.(*And).Args[1] != Expr(kept) {
+		t.Error("a part without the column was copied rather than shared")
+	}
+	if RenameColumns(kept, func(n string) string { return n }) != Expr(kept) {
+		t.Error("an expression nothing renames should come back as it was")
+	}
+	if RenameColumns(nil, func(string) string { return "x" }) != nil {
+		t.Error("RenameColumns(nil) should be nil")
+	}
+}
+
+func TestRewriteVisitsChildrenFirst(t *testing.T) {
+	e := &Or{Args: []Expr{&ColumnRef{Name: "a"}, &Not{Arg: &ColumnRef{Name: "b"}}}}
+	var order []string
+	Rewrite(e, func(x Expr) Expr {
+		order = append(order, x.String())
+		return x
+	})
+	want := []string{"a", "b", "NOT b", "a OR (NOT b)"}
+	if !reflect.DeepEqual(order, want) {
+		t.Errorf("Rewrite order = %q, want %q", order, want)
+	}
+}

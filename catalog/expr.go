@@ -140,11 +140,10 @@ func joinArgs(args []Expr, sep string) string {
 // paren wraps compound expressions in parentheses so that String output
 // always parses back to the same tree.
 func paren(e Expr) string {
-	switch e.(type) {
+	switch f := e.(type) {
 	case *ColumnRef, *Const, *List:
 		return e.String()
 	case *Func:
-		f := e.(*Func)
 		if !f.Op && !f.Cast {
 			return e.String()
 		}
@@ -215,6 +214,86 @@ func Walk(e Expr, fn func(Expr)) {
 			Walk(a, fn)
 		}
 	}
+}
+
+// Rewrite returns e with every expression in it passed through fn,
+// children before their parent: fn gets each node with its children
+// already rewritten and returns it, or what replaces it. A node is copied
+// only when one of its children changed, and e itself is never modified,
+// since recorded history and copies of a table share expressions.
+func Rewrite(e Expr, fn func(Expr) Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	switch x := e.(type) {
+	case *And:
+		if args, changed := rewriteAll(x.Args, fn); changed {
+			e = &And{Args: args}
+		}
+	case *Or:
+		if args, changed := rewriteAll(x.Args, fn); changed {
+			e = &Or{Args: args}
+		}
+	case *Not:
+		if arg := Rewrite(x.Arg, fn); arg != x.Arg {
+			e = &Not{Arg: arg}
+		}
+	case *NullTest:
+		if arg := Rewrite(x.Arg, fn); arg != x.Arg {
+			e = &NullTest{Arg: arg, IsNull: x.IsNull}
+		}
+	case *BoolTest:
+		if arg := Rewrite(x.Arg, fn); arg != x.Arg {
+			e = &BoolTest{Arg: arg, Test: x.Test}
+		}
+	case *Compare:
+		l, r := Rewrite(x.Left, fn), Rewrite(x.Right, fn)
+		if l != x.Left || r != x.Right {
+			e = &Compare{Op: x.Op, Left: l, Right: r}
+		}
+	case *Func:
+		if args, changed := rewriteAll(x.Args, fn); changed {
+			e = &Func{Name: x.Name, Args: args, Op: x.Op, Cast: x.Cast}
+		}
+	case *List:
+		if items, changed := rewriteAll(x.Items, fn); changed {
+			e = &List{Items: items}
+		}
+	}
+	return fn(e)
+}
+
+// rewriteAll rewrites each expression of list, returning a new slice when
+// any of them changed.
+func rewriteAll(list []Expr, fn func(Expr) Expr) ([]Expr, bool) {
+	var out []Expr
+	for i, a := range list {
+		b := Rewrite(a, fn)
+		if b != a && out == nil {
+			out = make([]Expr, len(list))
+			copy(out, list[:i])
+		}
+		if out != nil {
+			out[i] = b
+		}
+	}
+	if out == nil {
+		return list, false
+	}
+	return out, true
+}
+
+// RenameColumns returns e with each column reference renamed by rename,
+// which returns the name it is given for a column that keeps its name.
+func RenameColumns(e Expr, rename func(string) string) Expr {
+	return Rewrite(e, func(x Expr) Expr {
+		if c, ok := x.(*ColumnRef); ok {
+			if name := rename(c.Name); name != c.Name {
+				return &ColumnRef{Name: name}
+			}
+		}
+		return x
+	})
 }
 
 // Equal reports whether two expressions are the same tree. It compares the

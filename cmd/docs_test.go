@@ -1,23 +1,21 @@
 package cmd
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
+	"github.com/idemcheck/idemcheck/internal/golden"
 	"github.com/idemcheck/idemcheck/report"
 )
-
-var updateReadme = flag.Bool("update-readme", false, "rewrite the rule table in README.md from the rule docs")
 
 const (
 	readmePath  = "../README.md"
 	rulesStart  = "<!-- rules:start -->"
 	rulesEnd    = "<!-- rules:end -->"
-	regenerator = "go test ./cmd -run TestReadmeRuleTable -update-readme"
+	regenerator = "scripts/regen.sh"
 )
 
 // TestReadmeRuleTable fails when the README's rule table is not what the
@@ -37,13 +35,13 @@ func TestReadmeRuleTable(t *testing.T) {
 	if got == want {
 		return
 	}
-	if *updateReadme {
+	if golden.Update() {
 		if err := os.WriteFile(readmePath, []byte(text[:start+len(rulesStart)]+want+text[end:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("the rule table in README.md is stale; run %s\n--- README:\n%s\n--- rule docs:\n%s", regenerator, got, want)
+	t.Errorf("the rule table in README.md is stale; run %s\n%s", regenerator, golden.Diff(got, want))
 }
 
 func TestDocsRulesTable(t *testing.T) {

@@ -188,7 +188,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		return err
 	}
 	findings = doc.Findings
-	if err := writeReport(s.Out, doc, o.audit.Format, report.TextOptions{Color: st.color, Verbose: o.audit.Verbose}); err != nil {
+	if err := writeReport(s.Out, doc, o.audit.Format, report.Options{Color: st.color, Verbose: o.audit.Verbose}); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.audit.FixSQL != "" {

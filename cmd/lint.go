@@ -174,17 +174,19 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	replayer := sqlparse.NewReplayer(cat)
 	perFile := map[string]int{}
 	spans := map[string][]audit.Span{}
-	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic {
+	applyParsed := func(p *sqlparse.Parsed) []sqlparse.Diagnostic {
+		st := p.Statement
 		perFile[st.File]++
 		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
-		return replayer.Apply(st)
+		return replayer.ApplyParsed(p)
 	}
+	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic { return applyParsed(sqlparse.Parse(st)) }
 	// Rails' db/schema.rb and Prisma schemas are read by package
 	// frameworks, after the SQL, which wins where both describe a database.
 	sqlPaths, schemas := findSchemaFiles(opts.Paths)
 	// The configuration's include and exclude globs choose files before
 	// they are read: an excluded file is neither counted nor checked.
-	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match, Vars: opts.Vars})
+	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: applyParsed, Include: opts.Config.Match, Vars: opts.Vars})
 	schemas.load(cat, loaded.Trees, apply)
 	loaded.Diagnostics = append(loaded.Diagnostics, schemas.diags...)
 	loaded.Files += schemas.files()
@@ -192,7 +194,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
-		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply, Vars: opts.Vars}))
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: applyParsed, Vars: opts.Vars}))
 	}
 	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
 	schemas.addFixes(findings, cat, opts.PGVersion)
@@ -223,7 +225,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, doc, opts.Format, report.TextOptions{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
+	if err := writeReport(s.Out, doc, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if opts.FixSQL != "" {
@@ -286,20 +288,11 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 	return append(out, configDirectives(opts.Config)...)
 }
 
-func writeReport(w io.Writer, doc *report.Document, format string, text report.TextOptions) error {
-	switch format {
-	case "json":
-		return report.JSON(w, doc)
-	case "sarif":
-		root, prefix := repoRoot()
-		return report.SARIF(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
-	case "github":
-		return report.GitHub(w, doc)
-	case "gitlab":
-		root, prefix := repoRoot()
-		return report.GitLab(w, doc, report.SARIFOptions{Root: root, Prefix: prefix})
-	}
-	return report.Text(w, doc, text)
+// writeReport writes doc in the named format. SARIF and GitLab name files
+// from the repository root, found from the working directory.
+func writeReport(w io.Writer, doc *report.Document, format string, opts report.Options) error {
+	opts.Paths.Root, opts.Paths.Prefix = repoRoot()
+	return report.Write(w, doc, format, opts)
 }
 
 // lintInputs describes each tree that was read; statements are counted per

@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/config"
+	"github.com/idemcheck/idemcheck/report"
 )
 
 // auditFlags are the flags lint and inspect share (CLI.md, "Shared flags"):
@@ -33,7 +34,6 @@ type auditFlags struct {
 
 // Supported values, in the order error messages list them.
 var (
-	formats       = []string{"text", "json", "sarif", "github", "gitlab"}
 	failOnNames   = []string{"error", "warning", "info", "none"}
 	severityNames = []string{"error", "warning", "info"}
 	colorModes    = []string{"auto", "always", "never"}
@@ -47,7 +47,7 @@ const (
 
 func (f *auditFlags) addTo(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.Format, "format", "text", "output format: text, json, sarif (code scanning), github (workflow annotations) or gitlab (Code Quality)")
+	fl.StringVar(&f.Format, "format", "text", "output format: "+report.FormatHelp())
 	fl.StringVar(&f.FailOn, "fail-on", "warning", "lowest severity that makes the exit status 1: error, warning, info or none")
 	fl.StringVar(&f.MinSeverity, "min-severity", "info", "lowest severity printed, in every format: error, warning or info (the summary still counts the rest)")
 	fl.IntVar(&f.PGVersion, "pg-version", defaultPGVersion, fmt.Sprintf("PostgreSQL major version fixes are written for (%d..%d)", minPGVersion, maxPGVersion))
@@ -58,7 +58,7 @@ func (f *auditFlags) addTo(c *cobra.Command) {
 	fl.BoolVarP(&f.Verbose, "verbose", "v", false, "say what was read, show notes and every fix in full")
 	fl.StringVar(&f.Config, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent)")
 	fl.StringVar(&f.FixSQL, "fix-sql", "", "write every finding's first fix to this file, or as the next migration into this directory")
-	completeWords(c, "format", formats)
+	completeWords(c, "format", report.FormatNames())
 	completeWords(c, "fail-on", failOnNames)
 	completeWords(c, "min-severity", severityNames)
 	completeWords(c, "color", colorModes)
@@ -75,8 +75,8 @@ func completeWords(c *cobra.Command, flag string, words []string) {
 
 // checkFormat rejects formats this build cannot write.
 func (f *auditFlags) checkFormat() error {
-	if !slices.Contains(formats, f.Format) {
-		return usageError("unknown --format %q (want %s)", f.Format, strings.Join(formats, " or "))
+	if report.LookupFormat(f.Format) == nil {
+		return usageError("unknown --format %q (want %s)", f.Format, strings.Join(report.FormatNames(), " or "))
 	}
 	return nil
 }

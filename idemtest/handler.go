@@ -1,7 +1,6 @@
 package idemtest
 
 import (
-	"fmt"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -100,7 +99,7 @@ func (l *testLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.stopped {
-		l.t.Log(fmt.Sprintf("idemtest: the handler's server: %s", strings.TrimSuffix(string(p), "\n")))
+		l.t.Logf("idemtest: the handler's server: %s", strings.TrimSuffix(string(p), "\n"))
 	}
 	return len(p), nil
 }

@@ -2,14 +2,12 @@ package racetest
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/idemcheck/idemcheck/internal/golden"
+)
 
 // brokenResult is a fixed result: round 2 has two wins, round 3 had an
 // error that the broken verdict outranks. The calibration found that the
@@ -51,7 +49,7 @@ func TestTextGolden(t *testing.T) {
 		if err := WriteText(&b, res, c.verbose); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, c.name, b.Bytes())
+		golden.Check(t, filepath.Join("..", "testdata", "race", c.name), b.Bytes())
 	}
 }
 
@@ -62,22 +60,5 @@ func TestJSONGolden(t *testing.T) {
 	if err := WriteJSON(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "broken.json", b.Bytes())
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("..", "testdata", "race", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./racetest -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", name, got, want)
-	}
+	golden.Check(t, "../testdata/race/broken.json", b.Bytes())
 }

@@ -9,11 +9,17 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
+func init() {
+	register(&Format{Name: "github", Purpose: "workflow annotations", Rank: 30, Write: GitHub})
+}
+
 // GitHub writes doc as GitHub Actions workflow commands: one annotation per
 // finding that is not suppressed (::error, ::warning or ::notice with file,
-// line, column and title), one per input error, then a one-line summary.
-// Suppressed findings are left out, as in the text report.
-func GitHub(w io.Writer, doc *Document) error {
+// line, column and title), one per input error, then the summary line the
+// text report ends with, behind "idemcheck: ".
+// Suppressed findings are left out, as in the text report. It needs no
+// options.
+func GitHub(w io.Writer, doc *Document, _ Options) error {
 	t := &textWriter{w: w}
 	for _, f := range doc.Findings {
 		if f.Suppressed != nil || !doc.Shown(f) {
@@ -39,17 +45,9 @@ func GitHub(w io.Writer, doc *Document) error {
 		}
 		t.printf("%s\n", annotation("error", d.Pos, "idemcheck could not read this input", msg))
 	}
-	c := Count(doc)
-	infos := plural(c.Infos, "info", "info")
-	if c.Infos > 0 {
-		infos += " (" + c.infoRules() + ")"
-	}
-	line := fmt.Sprintf("idemcheck: %s, %s, %s, %d suppressed, %s in %s",
-		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, c.Suppressed,
-		plural(c.InputErrors, "input error", "input errors"), whatWasRead(doc))
-	if doc.Summary.Unchanged > 0 {
-		line += ", " + unchangedWords(doc.Summary.Unchanged)
-	}
+	// The annotations leave notes out whatever -v says, so the count of
+	// notes carries no hint.
+	line := "idemcheck: " + summaryLine(doc, "")
 	t.printf("%s\n", line)
 	return t.err
 }

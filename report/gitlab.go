@@ -3,11 +3,13 @@ package report
 import (
 	"encoding/json"
 	"io"
-	"path"
-	"strings"
 
 	"github.com/idemcheck/idemcheck/audit"
 )
+
+func init() {
+	register(&Format{Name: "gitlab", Purpose: "Code Quality", Rank: 40, Write: GitLab})
+}
 
 // gitlabIssue is one entry of GitLab's Code Quality report (a JSON array, a
 // subset of the Code Climate issue format).
@@ -32,16 +34,16 @@ type gitlabLines struct {
 // left out (the format has no way to mark them); the fingerprint is the
 // finding's own (rule, object and key parts), so a finding keeps its
 // identity across runs and merge requests even when lines move.
-// Paths are made relative to the repository root as GitLab wants, with
-// opts.Root and opts.Prefix as in SARIF (opts.Rules is not used).
-func GitLab(w io.Writer, doc *Document, opts SARIFOptions) error {
-	paths := sarifWriter{prefix: strings.Trim(opts.Prefix, "/"), root: strings.TrimSuffix(opts.Root, "/")}
+// Paths are made relative to the repository root as GitLab wants, from
+// opts.Paths; no other option is read.
+func GitLab(w io.Writer, doc *Document, opts Options) error {
 	issues := []gitlabIssue{}
 	for _, f := range doc.Findings {
 		if f.Suppressed != nil || !doc.Shown(f) {
 			continue
 		}
-		loc := gitlabLocation{Path: paths.repoPath(f.Pos.File), Lines: gitlabLines{Begin: f.Pos.Line}}
+		file, _ := opts.Paths.fromRoot(f.Pos.File)
+		loc := gitlabLocation{Path: file, Lines: gitlabLines{Begin: f.Pos.Line}}
 		if f.Pos.IsZero() {
 			// A live database has no file; GitLab still needs a path, and
 			// the object's name is what a reader looks for.
@@ -71,17 +73,4 @@ func gitlabSeverity(s audit.Severity) string {
 		return "major"
 	}
 	return "info"
-}
-
-// repoPath is file relative to the repository root, unescaped; a file
-// outside the repository keeps its absolute path.
-func (s sarifWriter) repoPath(file string) string {
-	p := strings.ReplaceAll(file, "\\", "/")
-	if !path.IsAbs(p) {
-		return path.Join(s.prefix, p)
-	}
-	if s.root != "" && strings.HasPrefix(p, s.root+"/") {
-		return strings.TrimPrefix(p, s.root+"/")
-	}
-	return p
 }

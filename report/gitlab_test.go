@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/golden"
 )
 
 func TestGitLabGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument(), SARIFOptions{}); err != nil {
+	if err := GitLab(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "gitlab.json.golden", buf.Bytes())
+	golden.Check(t, "testdata/gitlab.json.golden", buf.Bytes())
 	var issues []gitlabIssue
 	if err := json.Unmarshal(buf.Bytes(), &issues); err != nil {
 		t.Fatal(err)
@@ -33,7 +35,7 @@ func TestGitLabGolden(t *testing.T) {
 
 func TestGitLabPathsFromRoot(t *testing.T) {
 	var buf bytes.Buffer
-	if err := GitLab(&buf, sampleDocument(), SARIFOptions{Prefix: "services/api"}); err != nil {
+	if err := GitLab(&buf, sampleDocument(), Options{Paths: Paths{Prefix: "services/api"}}); err != nil {
 		t.Fatal(err)
 	}
 	var issues []gitlabIssue

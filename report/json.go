@@ -118,9 +118,12 @@ type jsonSummary struct {
 	ElapsedSeconds    float64        `json:"elapsed_seconds"`
 }
 
+func init() { register(&Format{Name: "json", Rank: 10, Write: JSON}) }
+
 // JSON writes doc as one indented JSON document. Lists are never null, so a
 // consumer can iterate without checking; suppressed findings stay in, marked.
-func JSON(w io.Writer, doc *Document) error {
+// It needs no options.
+func JSON(w io.Writer, doc *Document, _ Options) error {
 	out := jsonDocument{
 		Tool:     doc.Tool,
 		Version:  doc.Version,

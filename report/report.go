@@ -1,6 +1,10 @@
 // Package report formats the result of a run (findings, input diagnostics and
 // a summary) for people and for machines, one file per format: text.go for
-// terminals and logs, json.go for one machine-readable document.
+// terminals and logs, json.go for one machine-readable document, sarif.go
+// for code scanning, github.go for workflow annotations and gitlab.go for
+// Code Quality. Each format file registers its Format (format.go); the
+// commands take the names, help text and completion from that registry and
+// write through Write, so a format is one file and its golden output.
 //
 // It only formats: it writes to the io.Writer it is given, never to the
 // terminal directly, never exits, and does not decide exit statuses. It does

@@ -3,9 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,9 +12,8 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // sampleDocument is a hand-made run with one of everything the formats
 // print: findings of each severity, related positions, notes, several fixes,
@@ -104,33 +101,14 @@ func sampleDocument() *Document {
 	}
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (go test ./report -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
-}
-
 func TestTextGolden(t *testing.T) {
 	cases := []struct {
 		name string
-		opts TextOptions
+		opts Options
 	}{
-		{"text.golden", TextOptions{}},
-		{"text_verbose.golden", TextOptions{Verbose: true}},
-		{"text_color.golden", TextOptions{Color: true}},
+		{"text.golden", Options{}},
+		{"text_verbose.golden", Options{Verbose: true}},
+		{"text_color.golden", Options{Color: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,29 +117,29 @@ func TestTextGolden(t *testing.T) {
 			if err := Text(&buf, sampleDocument(), c.opts); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", c.name), buf.Bytes())
 		})
 	}
 }
 
 func TestJSONGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := JSON(&buf, sampleDocument()); err != nil {
+	if err := JSON(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.json.golden", buf.Bytes())
+	golden.Check(t, "testdata/report.json.golden", buf.Bytes())
 }
 
 func TestTextWithoutColorHasNoEscapes(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Text(&buf, sampleDocument(), TextOptions{Verbose: true}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), "\x1b[") {
 		t.Errorf("colour codes in uncoloured output:\n%q", buf.String())
 	}
 	buf.Reset()
-	if err := Text(&buf, sampleDocument(), TextOptions{Color: true}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "\x1b[31;1merror\x1b[") {
@@ -171,7 +149,7 @@ func TestTextWithoutColorHasNoEscapes(t *testing.T) {
 
 func TestTextLinesFitWidth(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Text(&buf, sampleDocument(), TextOptions{Verbose: true}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(buf.String(), "\n") {
@@ -188,7 +166,7 @@ func TestTextLinesFitWidth(t *testing.T) {
 
 func TestTextHidesSuppressedAndNotes(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Text(&buf, sampleDocument(), TextOptions{}); err != nil {
+	if err := Text(&buf, sampleDocument(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -249,7 +227,7 @@ func TestThousands(t *testing.T) {
 
 func TestJSONShape(t *testing.T) {
 	var buf bytes.Buffer
-	if err := JSON(&buf, &Document{Tool: ToolName, Version: "devel"}); err != nil {
+	if err := JSON(&buf, &Document{Tool: ToolName, Version: "devel"}, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]any
@@ -269,7 +247,7 @@ func TestTextLiveFindingNamesObject(t *testing.T) {
 		Message: "charges_request_id is not valid: a concurrent build failed",
 	}}}
 	var buf bytes.Buffer
-	if err := Text(&buf, doc, TextOptions{}); err != nil {
+	if err := Text(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "billing.charges.charges_request_id: error invalid-unique-index\n  charges_request_id is not valid: a concurrent build failed\n\n"
@@ -277,7 +255,7 @@ func TestTextLiveFindingNamesObject(t *testing.T) {
 		t.Errorf("got\n%q\nwant prefix\n%q", buf.String(), want)
 	}
 	buf.Reset()
-	if err := JSON(&buf, doc); err != nil {
+	if err := JSON(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), `"position": null`) {
@@ -310,7 +288,7 @@ func manyInfos() *Document {
 func TestTextInfoOneLine(t *testing.T) {
 	doc := manyInfos()
 	var buf bytes.Buffer
-	if err := Text(&buf, doc, TextOptions{}); err != nil {
+	if err := Text(&buf, doc, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -334,7 +312,7 @@ func TestTextInfoOneLine(t *testing.T) {
 		t.Errorf("summary:\n%s", lines[len(lines)-1])
 	}
 	buf.Reset()
-	if err := Text(&buf, doc, TextOptions{Verbose: true}); err != nil {
+	if err := Text(&buf, doc, Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(buf.String(), "note: nothing needs to change"); n != 40 {
@@ -356,15 +334,9 @@ func TestMinSeverityEveryFormat(t *testing.T) {
 			shownHoles = 0
 		}
 		outputs := map[string]*bytes.Buffer{}
-		for name, write := range map[string]func(*bytes.Buffer) error{
-			"text":   func(b *bytes.Buffer) error { return Text(b, doc, TextOptions{}) },
-			"json":   func(b *bytes.Buffer) error { return JSON(b, doc) },
-			"sarif":  func(b *bytes.Buffer) error { return SARIF(b, doc, SARIFOptions{}) },
-			"github": func(b *bytes.Buffer) error { return GitHub(b, doc) },
-			"gitlab": func(b *bytes.Buffer) error { return GitLab(b, doc, SARIFOptions{}) },
-		} {
-			outputs[name] = &bytes.Buffer{}
-			if err := write(outputs[name]); err != nil {
+		for _, f := range Formats() {
+			outputs[f.Name] = &bytes.Buffer{}
+			if err := f.Write(outputs[f.Name], doc, Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -25,24 +25,7 @@ const (
 	fingerprintKey = "idemcheck/v1"
 )
 
-// SARIFOptions say where the paths in a document are relative to.
-type SARIFOptions struct {
-	// Prefix is the working directory relative to the repository root
-	// ("" at the root, "services/api" below it, slash-separated). Relative
-	// paths in the document are joined to it, so that code scanning finds
-	// the files whatever directory idemcheck ran in.
-	Prefix string
-	// RootURI is the repository root as an absolute file URI ending in "/"
-	// (file:///home/ci/repo/); empty leaves SRCROOT for the consumer to
-	// resolve, which is what GitHub code scanning expects.
-	RootURI string
-	// Root is the repository root as an absolute slash path; absolute paths
-	// below it are made relative to it, others are written as file URIs.
-	Root string
-	// Rules are the rules described in the tool metadata; nil means every
-	// registered rule.
-	Rules []*audit.Rule
-}
+func init() { register(&Format{Name: "sarif", Purpose: "code scanning", Rank: 20, Write: SARIF}) }
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -179,13 +162,14 @@ type sarifSuppression struct {
 
 // SARIF writes doc as a SARIF 2.1.0 log for code scanning: the rules with
 // their full docs, one result per finding (suppressed ones carry their
-// suppression), input errors as tool notifications.
-func SARIF(w io.Writer, doc *Document, opts SARIFOptions) error {
+// suppression), input errors as tool notifications. Of opts it reads Paths
+// and Rules.
+func SARIF(w io.Writer, doc *Document, opts Options) error {
 	rules := opts.Rules
 	if rules == nil {
 		rules = audit.Rules
 	}
-	s := sarifWriter{prefix: strings.Trim(opts.Prefix, "/"), root: strings.TrimSuffix(opts.Root, "/"), ruleIndex: map[string]int{}}
+	s := sarifWriter{paths: opts.Paths, ruleIndex: map[string]int{}}
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name: doc.Tool, Version: numericVersion(doc.Version), InformationURI: informationURI, Rules: []sarifRule{},
@@ -193,8 +177,8 @@ func SARIF(w io.Writer, doc *Document, opts SARIFOptions) error {
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints",
 	}
-	if opts.RootURI != "" {
-		run.OriginalURIBaseIDs = map[string]sarifArtifactID{srcRoot: {URI: opts.RootURI}}
+	if opts.Paths.RootURI != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifactID{srcRoot: {URI: opts.Paths.RootURI}}
 	}
 	for _, r := range rules {
 		s.ruleIndex[r.ID] = len(run.Tool.Driver.Rules)
@@ -225,11 +209,10 @@ func SARIF(w io.Writer, doc *Document, opts SARIFOptions) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 }
 
-// sarifWriter holds what every result needs: the path prefix and the rule
-// indexes.
+// sarifWriter holds what every result needs: where paths are relative to,
+// and the rule indexes.
 type sarifWriter struct {
-	prefix    string
-	root      string
+	paths     Paths
 	ruleIndex map[string]int
 }
 
@@ -320,12 +303,9 @@ func (s sarifWriter) physical(p catalog.Pos) *sarifPhysicalLocation {
 // no "./", below the prefix, and percent-encoded where a URI needs it. An
 // absolute path outside the repository stays absolute, as a file URI.
 func (s sarifWriter) artifact(file string) sarifArtifactLocation {
-	p := strings.ReplaceAll(file, "\\", "/")
-	if !path.IsAbs(p) {
-		return sarifArtifactLocation{URI: uriPath(path.Join(s.prefix, p)), URIBaseID: srcRoot}
-	}
-	if s.root != "" && strings.HasPrefix(p, s.root+"/") {
-		return sarifArtifactLocation{URI: uriPath(strings.TrimPrefix(p, s.root+"/")), URIBaseID: srcRoot}
+	p, inRepo := s.paths.fromRoot(file)
+	if inRepo {
+		return sarifArtifactLocation{URI: uriPath(p), URIBaseID: srcRoot}
 	}
 	return sarifArtifactLocation{URI: "file://" + uriPath(p)}
 }

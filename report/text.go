@@ -12,14 +12,7 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// TextOptions choose how the text report looks.
-type TextOptions struct {
-	// Color turns on ANSI colours for severities, rule ids and positions.
-	Color bool
-	// Verbose shows note diagnostics and every fix in full, not only the
-	// first.
-	Verbose bool
-}
+func init() { register(&Format{Name: "text", Rank: 0, Write: Text}) }
 
 // wrapWidth is where message text is wrapped, indentation included.
 const wrapWidth = 100
@@ -78,7 +71,10 @@ func (t *textWriter) printf(format string, args ...any) {
 // (and notes with Verbose), then the summary line. An info finding takes
 // one line (all of it with Verbose), so that forty optional names do not
 // bury two holes; the info lines come together, after a blank line.
-func Text(w io.Writer, doc *Document, opts TextOptions) error {
+//
+// Of opts it reads Color (ANSI colours for severities, rule ids and
+// positions) and Verbose (note diagnostics, and every fix in full).
+func Text(w io.Writer, doc *Document, opts Options) error {
 	t := &textWriter{w: w}
 	p := newPalette(opts.Color)
 	lines := false
@@ -126,7 +122,7 @@ func location(pos catalog.Pos, object string) string {
 	return pos.String()
 }
 
-func writeFinding(t *textWriter, p palette, f audit.Finding, opts TextOptions) {
+func writeFinding(t *textWriter, p palette, f audit.Finding, opts Options) {
 	t.printf("%s: %s %s\n", p.pos.Sprint(location(f.Pos, f.Object)), p.severity(f.Severity), p.rule.Sprint(f.Rule))
 	writeWrapped(t, "  ", "  ", f.Message)
 	for _, r := range f.Related {
@@ -246,8 +242,21 @@ func visibleLen(s string) int {
 // SummaryLine is the last line of the text report:
 // "3 errors, 1 warning, 4 info in 212 files (1,840 statements) — 0.21 s",
 // with skipped files and statements, input errors, notes and suppressed
-// findings added when there are any.
+// findings added when there are any. Unless verbose, the count of notes
+// says that -v shows them.
 func SummaryLine(doc *Document, verbose bool) string {
+	hint := "-v to show"
+	if verbose {
+		hint = ""
+	}
+	return summaryLine(doc, hint)
+}
+
+// summaryLine is the run's summary in words: every format that prints a
+// summary line prints this one (the text report, GitHub's last line), and
+// the JSON summary holds the same counts (Count). notesHint, when set, is
+// put in brackets after the count of notes: how to see them.
+func summaryLine(doc *Document, notesHint string) string {
 	c := Count(doc)
 	var b strings.Builder
 	infos := plural(c.Infos, "info", "info")
@@ -264,8 +273,8 @@ func SummaryLine(doc *Document, verbose bool) string {
 	}
 	if c.Notes > 0 {
 		b.WriteString(", " + plural(c.Notes, "note", "notes"))
-		if !verbose {
-			b.WriteString(" (-v to show)")
+		if notesHint != "" {
+			b.WriteString(" (" + notesHint + ")")
 		}
 	}
 	if n := c.Suppressed - c.Baselined; n > 0 {

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,18 +18,18 @@ import (
 func ParseExpr(text string) (catalog.Expr, error) {
 	tree, err := pg.Parse("SELECT " + text)
 	if err != nil {
-		return nil, fmt.Errorf("cannot parse expression %q: %v", excerpt(text, 60), err)
+		return nil, fmt.Errorf("cannot parse expression %q: %v", scan.Excerpt(text, 60), err)
 	}
 	if len(tree.Stmts) != 1 {
-		return nil, fmt.Errorf("cannot parse expression %q: not a single expression", excerpt(text, 60))
+		return nil, fmt.Errorf("cannot parse expression %q: not a single expression", scan.Excerpt(text, 60))
 	}
 	sel := tree.Stmts[0].GetStmt().GetSelectStmt()
 	if sel == nil || len(sel.TargetList) != 1 || len(sel.FromClause) != 0 || sel.WhereClause != nil || sel.Op != pg.SetOperation_SETOP_NONE {
-		return nil, fmt.Errorf("cannot parse expression %q: not a single expression", excerpt(text, 60))
+		return nil, fmt.Errorf("cannot parse expression %q: not a single expression", scan.Excerpt(text, 60))
 	}
 	rt := sel.TargetList[0].GetResTarget()
 	if rt == nil || rt.Val == nil || rt.Name != "" {
-		return nil, fmt.Errorf("cannot parse expression %q: not a single expression", excerpt(text, 60))
+		return nil, fmt.Errorf("cannot parse expression %q: not a single expression", scan.Excerpt(text, 60))
 	}
 	return convertExpr(rt.Val), nil
 }

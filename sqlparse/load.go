@@ -2,17 +2,15 @@ package sqlparse
 
 import (
 	"io"
-	"sort"
 )
 
 // LoadOptions tunes Load.
 type LoadOptions struct {
 	Layout Layout
 	Stdin  io.Reader
-	// Apply is called for every statement in migration order (the
-	// replayer's Apply); nil only splits. Statements reach Apply already
-	// parsed (see Statement.parsed), so Replayer.Apply does not parse again.
-	Apply func(Statement) []Diagnostic
+	// Apply is called for every statement in migration order, after its
+	// parse phase (the replayer's ApplyParsed); nil only splits.
+	Apply func(*Parsed) []Diagnostic
 	// Workers is the number of goroutines parsing ahead of Apply; zero
 	// means GOMAXPROCS.
 	Workers int
@@ -62,7 +60,7 @@ func Load(paths []string, opts LoadOptions) *LoadResult {
 // take records one item of the pipeline: discovery results, or a run of
 // one file's statements, applied in order, with the split notes placed
 // among the apply diagnostics by position.
-func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
+func (res *LoadResult) take(it *loadItem, apply func(*Parsed) []Diagnostic) {
 	res.Diagnostics = append(res.Diagnostics, it.diags...)
 	res.SkippedFiles += it.skippedFiles
 	res.SkippedStatements += it.skippedStmts
@@ -86,33 +84,18 @@ func (res *LoadResult) take(it *loadItem, apply func(Statement) []Diagnostic) {
 	res.Statements += len(it.stmts)
 	notes := it.notes
 	for i, st := range it.stmts {
-		// The array is shared with the rest of the file: let this run's
-		// parse trees go as soon as they are applied.
-		it.stmts[i].parsed = nil
 		for len(notes.list) > 0 && (notes.list[0].Pos.Line < st.Pos.Line ||
 			notes.list[0].Pos.Line == st.Pos.Line && notes.list[0].Pos.Col < st.Pos.Col) {
 			res.Diagnostics = append(res.Diagnostics, notes.list[0])
 			notes.list = notes.list[1:]
 		}
 		if apply != nil {
-			res.Diagnostics = append(res.Diagnostics, apply(st)...)
+			res.Diagnostics = append(res.Diagnostics, apply(it.parsed[i])...)
+			it.parsed[i] = nil // let the parse trees go as soon as they are applied
 		}
 	}
 	if it.flush {
 		res.Diagnostics = append(res.Diagnostics, notes.list...)
 		notes.list = nil
 	}
-}
-
-// sortNotes orders a file's split diagnostics by position.
-func sortNotes(notes []Diagnostic) {
-	sort.SliceStable(notes, func(i, j int) bool { return diagBefore(notes[i], notes[j]) })
-}
-
-// diagBefore orders diagnostics of one file by position.
-func diagBefore(a, b Diagnostic) bool {
-	if a.Pos.Line != b.Pos.Line {
-		return a.Pos.Line < b.Pos.Line
-	}
-	return a.Pos.Col < b.Pos.Col
 }

@@ -9,7 +9,8 @@ import (
 
 func TestLoadAppliesInMigrationOrder(t *testing.T) {
 	var applied []string
-	apply := func(st Statement) []Diagnostic {
+	apply := func(p *Parsed) []Diagnostic {
+		st := p.Statement
 		applied = append(applied, st.Text)
 		if strings.Contains(st.Text, "payments_customer_key") {
 			return []Diagnostic{{Level: Note, Pos: st.Pos, Message: "applied the key"}}
@@ -80,4 +81,22 @@ func TestLoadUnreadableFile(t *testing.T) {
 		!strings.Contains(res.Diagnostics[0].Message, broken) {
 		t.Errorf("statements %d diagnostics %v", res.Statements, res.Diagnostics)
 	}
+}
+
+const layoutsDir = "../testdata/layouts"
+
+// writeFiles writes a tree of files under a temporary directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

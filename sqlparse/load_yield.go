@@ -1,8 +1,9 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
+
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -80,16 +81,7 @@ func (y *pathYield) detected() Layout {
 	if len(y.roots) == 0 {
 		return ""
 	}
-	root := y.roots[0]
-	if info, err := os.Stat(root); err != nil || !info.IsDir() {
-		return ""
-	}
-	sc, err := scanDir(root)
-	if err != nil {
-		return ""
-	}
-	l, _ := detectDir(root, root, sc)
-	return l
+	return layout.Detect(y.roots[0])
 }
 
 func countFiles(n int) string {

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,30 +10,6 @@ import (
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
-
-func TestMakeObjectName(t *testing.T) {
-	long := strings.Repeat("a", 70)
-	multi := strings.Repeat("é", 40) // 80 bytes, 2 per character
-	tests := []struct {
-		name1, name2, label, want string
-	}{
-		{"t", "a", "key", "t_a_key"},
-		{"t", "", "pkey", "t_pkey"},
-		{long, "col", "key", strings.Repeat("a", 55) + "_col_key"},
-		{long, long, "idx", strings.Repeat("a", 29) + "_" + strings.Repeat("a", 29) + "_idx"},
-		// 63-1-4 = 58 bytes for name1; the 58th byte would split an é.
-		{multi, "", "pkey", strings.Repeat("é", 29) + "_pkey"},
-	}
-	for _, tc := range tests {
-		got := makeObjectName(tc.name1, tc.name2, tc.label)
-		if got != tc.want {
-			t.Errorf("makeObjectName(%q, %q, %q) = %q, want %q", tc.name1, tc.name2, tc.label, got, tc.want)
-		}
-		if len(got) > 63 {
-			t.Errorf("makeObjectName(%q...) is %d bytes, more than 63", tc.name1[:5], len(got))
-		}
-	}
-}
 
 // generatedNameCases are scripts the server accepts; the names PostgreSQL
 // generates for their indexes and constraints must be the ones replay
@@ -139,8 +117,8 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 	for _, path := range paths {
 		cat := catalog.New()
 		r := NewReplayer(cat)
-		Load([]string{path}, LoadOptions{Apply: func(st Statement) []Diagnostic {
-			diags := r.Apply(st)
+		Load([]string{path}, LoadOptions{Apply: func(p *Parsed) []Diagnostic {
+			st, diags := p.Statement, r.ApplyParsed(p)
 			r.indexNames.sync(cat)
 			cached := 0
 			for _, names := range r.indexNames.bySchema {
@@ -151,19 +129,19 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 				for _, tb := range s.Tables {
 					for _, ix := range tb.Indexes {
 						if got := r.indexTable(s, ix.Name); got != tb {
-							t.Errorf("%s: after %q the cache has no index %s.%s", st.Pos, excerpt(st.Text, 40), s.Name, ix.Name)
+							t.Errorf("%s: after %q the cache has no index %s.%s", st.Pos, scan.Excerpt(st.Text, 40), s.Name, ix.Name)
 						}
 						known++
 					}
 				}
 				for _, name := range relationNames(s) {
 					if got, want := r.relationExists(s, name), s.RelationExists(name); got != want {
-						t.Errorf("%s: after %q relationExists(%s.%s) = %v, Schema.RelationExists %v", st.Pos, excerpt(st.Text, 40), s.Name, name, got, want)
+						t.Errorf("%s: after %q relationExists(%s.%s) = %v, Schema.RelationExists %v", st.Pos, scan.Excerpt(st.Text, 40), s.Name, name, got, want)
 					}
 				}
 			}
 			if cached != known {
-				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, excerpt(st.Text, 40), cached, known)
+				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, scan.Excerpt(st.Text, 40), cached, known)
 			}
 			checked++
 			return diags

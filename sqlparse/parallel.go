@@ -1,6 +1,10 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"runtime"
 	"slices"
 	"strings"
@@ -14,14 +18,19 @@ import (
 // the model. A Parsed is never changed after it is made, so it can be handed
 // from the goroutine that parsed it to the one that replays it.
 type Parsed struct {
-	stmts []*pg.RawStmt
-	err   *Diagnostic
+	// Statement is the statement that was parsed.
+	Statement Statement
+	// Stmts are its parse trees (several when the text holds several
+	// statements, as a StatementBegin/End block may).
+	Stmts []*pg.RawStmt
+	// Err is the parse error, at the place the parser points to.
+	Err *Diagnostic
 	// Skipped is set when the statement was never given to the parser
 	// because its leading tokens show it cannot change the model.
 	Skipped bool
-	// lookup is the table a skipped ALTER TABLE names: replay still looks
+	// Lookup is the table a skipped ALTER TABLE names: replay still looks
 	// it up, so that a missing table gives the note it would have.
-	lookup *tableLookup
+	Lookup *TableRef
 }
 
 // Parse runs PostgreSQL's parser over one statement: the parse phase of
@@ -29,7 +38,7 @@ type Parsed struct {
 // on several goroutines at once.
 func Parse(st Statement) *Parsed {
 	stmts, perr := parseStatement(&st)
-	return &Parsed{stmts: stmts, err: perr}
+	return &Parsed{Statement: st, Stmts: stmts, Err: perr}
 }
 
 // Chunks bound both the work handed to one parser goroutine at a time and,
@@ -50,6 +59,9 @@ type loadItem struct {
 	first bool // the file's first item: counts the file
 	stmts []Statement
 	whole []Range
+	// parsed are stmts after the parse phase, one for one; nil when Load
+	// only splits.
+	parsed []*Parsed
 	// comments are the comments of the segment the statements come from,
 	// on the segment's first item; notes are its split diagnostics not yet
 	// placed among the statements, shared by its items; flush is set on
@@ -149,7 +161,7 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 	var named []SkippedFile // down migrations named on their own
 	used := 0
 	for _, path := range paths {
-		trees, diags := discoverPath(path, dopts)
+		trees, diags := layout.DiscoverPath(path, dopts)
 		if !p.send(&loadItem{diags: diags}) {
 			return
 		}
@@ -160,7 +172,7 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 				tree.Files = slices.DeleteFunc(tree.Files, func(f File) bool { return !opts.Include(f.Path) })
 			}
 			it := &loadItem{tree: tree, skippedFiles: len(tree.Skipped)}
-			if tree.downNamed {
+			if tree.DownNamed {
 				named = append(named, tree.Skipped...)
 			} else {
 				it.diags = skippedNotes(tree.Skipped)
@@ -197,13 +209,13 @@ func (p *pipeline) produceFile(f File, vars Vars) (fileYield, bool) {
 		lf.readErr = err
 		return fileYield{errors: true}, p.send(&loadItem{file: lf, first: true, flush: true})
 	}
-	in = fillTemplates(in, vars)
+	in = scan.Fill(in, vars)
 	var y fileYield
 	first, sent := true, true
-	splitStreaming(in, func(seg SplitResult) bool {
+	scan.SplitStreaming(in, func(seg SplitResult) bool {
 		y.statements += len(seg.Statements) + seg.Skipped
 		y.errors = y.errors || hasError(seg.Diagnostics)
-		sortNotes(seg.Diagnostics)
+		scan.SortDiagnostics(seg.Diagnostics)
 		notes := &pendingNotes{list: seg.Diagnostics}
 		comments := detachComments(seg.Comments)
 		stmts := seg.Statements
@@ -246,9 +258,9 @@ func chunkLen(stmts []Statement) int {
 // parseItem runs the parse phase over an item's statements, skipping those
 // the prefilter rules out unless fullParse.
 func parseItem(it *loadItem, fullParse bool) {
+	it.parsed = make([]*Parsed, len(it.stmts))
 	for i := range it.stmts {
-		st := &it.stmts[i]
-		st.parsed = parseAhead(st, it.whole, fullParse)
+		it.parsed[i] = parseAhead(&it.stmts[i], it.whole, fullParse)
 	}
 }
 
@@ -259,10 +271,10 @@ func parseAhead(st *Statement, whole []Range, fullParse bool) *Parsed {
 		return Parse(*st)
 	}
 	if cannotChangeModel(st.Text) {
-		return &Parsed{Skipped: true}
+		return &Parsed{Statement: *st, Skipped: true}
 	}
-	if rv, ok := ownerOrDefaultTable(st.Text, leadingWords(st.Text, 3)); ok {
-		return &Parsed{Skipped: true, lookup: rv}
+	if rv, ok := ownerOrDefaultTable(st.Text, scan.LeadingWords(st.Text, 3)); ok {
+		return &Parsed{Statement: *st, Skipped: true, Lookup: rv}
 	}
 	return Parse(*st)
 }

@@ -35,8 +35,8 @@ func TestLoadOrderWithManyWorkers(t *testing.T) {
 	for _, workers := range []int{1, 3, 8} {
 		// Apply answers each statement with a note of its text, so the
 		// diagnostics show statements and split notes in one sequence.
-		res := Load([]string{dir}, LoadOptions{Workers: workers, Apply: func(st Statement) []Diagnostic {
-			return []Diagnostic{{Level: Note, Pos: st.Pos, Message: st.Text}}
+		res := Load([]string{dir}, LoadOptions{Workers: workers, Apply: func(p *Parsed) []Diagnostic {
+			return []Diagnostic{{Level: Note, Pos: p.Statement.Pos, Message: p.Statement.Text}}
 		}})
 		var got []string
 		for _, d := range res.Diagnostics {
@@ -69,8 +69,8 @@ func TestLoadStopsWhenApplyPanics(t *testing.T) {
 			t.Error("the panic in Apply did not reach the caller")
 		}
 	}()
-	Load([]string{dir}, LoadOptions{Apply: func(st Statement) []Diagnostic {
-		if strings.Contains(st.File, "003_f") {
+	Load([]string{dir}, LoadOptions{Apply: func(p *Parsed) []Diagnostic {
+		if strings.Contains(p.Statement.File, "003_f") {
 			panic("apply failed")
 		}
 		return nil

@@ -3,7 +3,6 @@ package sqlparse
 import (
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
@@ -14,23 +13,6 @@ import (
 // GrammarVersion is the PostgreSQL major version whose grammar pg_query_go
 // embeds (v5 carries the PostgreSQL 16 parser). `idemcheck version` prints it.
 const GrammarVersion = 16
-
-// NewStatement builds a Statement for src as if it were the whole file, its
-// text starting at byte offset within src. Tests and callers that have a
-// single statement in hand use it; file splitting builds Statements itself.
-func NewStatement(file, src string, offset int) Statement {
-	if offset < 0 || offset > len(src) {
-		offset = 0
-	}
-	li := newLineIndex(file, src)
-	return Statement{
-		Text:   src[offset:],
-		Pos:    li.pos(offset),
-		Offset: offset,
-		File:   file,
-		lines:  li,
-	}
-}
 
 // parseStatement runs the PostgreSQL parser over one statement's text. A
 // parse error becomes an Error diagnostic at the place the parser points to.
@@ -76,16 +58,6 @@ func identText(s string) string {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
 	}
 	return strings.ToLower(s)
-}
-
-// excerpt shortens text to at most n runes on one line, for messages.
-func excerpt(text string, n int) string {
-	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) <= n {
-		return text
-	}
-	r := []rune(text)
-	return string(r[:n]) + "..."
 }
 
 var _ = catalog.Pos{}

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"regexp"
 	"strings"
 )
@@ -47,7 +49,7 @@ var skippableVerbs = map[string]bool{
 // cannotChangeModel reports whether a single statement (not a
 // StatementBegin/End block) can be skipped without parsing it.
 func cannotChangeModel(text string) bool {
-	words := leadingWords(text, 4)
+	words := scan.LeadingWords(text, 4)
 	if len(words) == 0 {
 		return false
 	}
@@ -146,117 +148,34 @@ var ownerOrDefault = regexp.MustCompile(`(?is)^\s+(owner\s+to\s+[^\s,;]+|alter\s
 // table in a pg_dump. Replay does nothing for them but look the table up,
 // so instead of a parse tree they get the table to look up: a missing table
 // still gives its note.
-func ownerOrDefaultTable(text string, words []string) (*tableLookup, bool) {
+func ownerOrDefaultTable(text string, words []string) (*TableRef, bool) {
 	if len(words) < 3 || words[0] != "alter" || words[1] != "table" {
 		return nil, false
 	}
 	rest := strings.TrimLeft(text[len("alter"):], " \t\r\n")
 	rest = strings.TrimLeft(rest[len("table"):], " \t\r\n")
-	rv := &tableLookup{}
-	if w := leadingWords(rest, 1); len(w) == 1 && w[0] == "only" {
+	rv := &TableRef{}
+	if w := scan.LeadingWords(rest, 1); len(w) == 1 && w[0] == "only" {
 		rest = strings.TrimLeft(rest[len("only"):], " \t\r\n")
 	}
-	if w := leadingWords(rest, 2); len(w) == 2 && w[0] == "if" && w[1] == "exists" {
+	if w := scan.LeadingWords(rest, 2); len(w) == 2 && w[0] == "if" && w[1] == "exists" {
 		rest = strings.TrimLeft(rest[len("if"):], " \t\r\n")
-		rest, rv.missingOk = strings.TrimLeft(rest[len("exists"):], " \t\r\n"), true
+		rest, rv.MissingOk = strings.TrimLeft(rest[len("exists"):], " \t\r\n"), true
 	}
-	parts, rest, ok := qualifiedName(rest)
+	parts, rest, ok := scan.QualifiedName(rest)
 	if !ok || len(parts) > 2 || !ownerOrDefault.MatchString(rest) {
 		return nil, false
 	}
-	rv.schema, rv.name = splitQualified(parts)
+	rv.Names = parts
 	return rv, true
 }
 
-// tableLookup is a table a skipped statement names.
-type tableLookup struct {
-	schema, name string
-	missingOk    bool
-}
-
-// qualifiedName reads a one- or more-part name the way the lexer does:
-// quoted parts keep their case, unquoted parts fold ASCII to lower case,
-// and every part is cut to 63 bytes.
-func qualifiedName(text string) (parts []string, rest string, ok bool) {
-	for {
-		var part string
-		switch {
-		case text == "":
-			return nil, "", false
-		case text[0] == '"':
-			end := 1
-			var b strings.Builder
-			for {
-				q := strings.IndexByte(text[end:], '"')
-				if q < 0 {
-					return nil, "", false
-				}
-				b.WriteString(text[end : end+q])
-				end += q + 1
-				if end < len(text) && text[end] == '"' {
-					b.WriteByte('"')
-					end++
-					continue
-				}
-				break
-			}
-			part, text = b.String(), text[end:]
-			if part == "" {
-				return nil, "", false
-			}
-		case isWordByte(text[0]):
-			end := 1
-			for end < len(text) && (isWordByte(text[end]) || text[end] >= '0' && text[end] <= '9' || text[end] == '$') {
-				end++
-			}
-			part, text = asciiLower(text[:end]), text[end:]
-		default:
-			return nil, "", false
-		}
-		parts = append(parts, truncateIdent(part))
-		if text == "" || text[0] != '.' {
-			return parts, text, true
-		}
-		text = text[1:]
-	}
-}
-
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-// leadingWords returns up to n leading keywords of text, lower-cased; it
-// stops at the first token that is not a plain word.
-func leadingWords(text string, n int) []string {
-	var words []string
-	i := 0
-	for len(words) < n {
-		for i < len(text) && isSpace(text[i]) {
-			i++
-		}
-		start := i
-		for i < len(text) && isWordByte(text[i]) {
-			i++
-		}
-		if i == start || (i < len(text) && !isSpace(text[i]) && text[i] != ';' && text[i] != '(') {
-			if i > start && len(words) < n {
-				words = append(words, strings.ToLower(text[start:i]))
-			}
-			return words
-		}
-		words = append(words, strings.ToLower(text[start:i]))
-	}
-	return words
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+// TableRef is a table a skipped statement names: the parts of its
+// qualified name as the lexer reads them, and whether IF EXISTS allows it to
+// be missing.
+type TableRef struct {
+	Names     []string
+	MissingOk bool
 }
 
 // containsFold reports whether text contains word, ignoring ASCII case;

@@ -95,11 +95,11 @@ func lintOutcome(t *testing.T, path string, fullParse bool) (string, int) {
 	cat := catalog.New()
 	r := NewReplayer(cat)
 	skipped := 0
-	res := Load([]string{path}, LoadOptions{FullParse: fullParse, Apply: func(st Statement) []Diagnostic {
-		if st.parsed != nil && st.parsed.Skipped {
+	res := Load([]string{path}, LoadOptions{FullParse: fullParse, Apply: func(p *Parsed) []Diagnostic {
+		if p.Skipped {
 			skipped++
 		}
-		return r.Apply(st)
+		return r.ApplyParsed(p)
 	}})
 	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
 	audit.SortFindings(findings)

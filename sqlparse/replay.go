@@ -48,24 +48,20 @@ func NewReplayer(cat *catalog.Catalog) *Replayer {
 
 // Apply parses one statement with PostgreSQL's parser and applies it to the
 // catalog. A parse error is an Error diagnostic at the parser's position;
-// references to missing objects are Notes; everything else is silent. When
-// Load has already parsed the statement ahead (or found that it cannot
-// change the model), that work is used instead of parsing again.
+// references to missing objects are Notes; everything else is silent.
 func (r *Replayer) Apply(st Statement) []Diagnostic {
-	p := st.parsed
-	if p == nil {
-		p = Parse(st)
-	}
-	return r.ApplyParsed(st, p)
+	return r.ApplyParsed(Parse(st))
 }
 
 // ApplyParsed is the apply phase of Apply: it replays a statement that
-// Parse (or PrefilterParse) has already handled, so that parsing can run
-// ahead on other cores while replay stays in migration order.
-func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
-	if p.err != nil {
-		return []Diagnostic{*p.err}
+// Parse (or Load's parse phase, with its prefilter) has already handled, so
+// that parsing can run ahead on other cores while replay stays in migration
+// order.
+func (r *Replayer) ApplyParsed(p *Parsed) (diags []Diagnostic) {
+	if p.Err != nil {
+		return []Diagnostic{*p.Err}
 	}
+	st := p.Statement
 	r.st, r.diags, r.quiet, r.inBody = &st, nil, 0, 0
 	defer func() {
 		// Replay must survive any input; a bug here should cost one
@@ -75,11 +71,12 @@ func (r *Replayer) ApplyParsed(st Statement, p *Parsed) (diags []Diagnostic) {
 				Message: fmt.Sprintf("internal error replaying statement (please report it): %v", p)})
 		}
 	}()
-	if p.lookup != nil {
+	if p.Lookup != nil {
 		r.pos = st.Pos
-		r.table(&pg.RangeVar{Schemaname: p.lookup.schema, Relname: p.lookup.name}, p.lookup.missingOk)
+		schema, name := splitQualified(p.Lookup.Names)
+		r.table(&pg.RangeVar{Schemaname: schema, Relname: name}, p.Lookup.MissingOk)
 	}
-	for _, raw := range p.stmts {
+	for _, raw := range p.Stmts {
 		r.pos = st.PosAt(int(raw.StmtLocation))
 		r.span = stmtSpan(&st, raw)
 		r.apply(raw.Stmt)

@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"regexp"
 	"strings"
 
@@ -44,7 +46,7 @@ func (r *Replayer) unmodelled(pos catalog.Pos, body string) {
 	if loc == nil {
 		return
 	}
-	c := catalog.Change{Kind: catalog.ChangeUnmodelled, Pos: pos, File: r.st.File, Object: excerpt(body[loc[0]:], 60)}
+	c := catalog.Change{Kind: catalog.ChangeUnmodelled, Pos: pos, File: r.st.File, Object: scan.Excerpt(body[loc[0]:], 60)}
 	if m := tableInBody.FindStringSubmatch(body[loc[0]:]); m != nil {
 		parts := strings.Split(m[1], ".")
 		for i := range parts {

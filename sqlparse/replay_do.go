@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -344,7 +346,7 @@ func (w *doWalk) execute(line int, expr string, skip string) {
 	if !ok {
 		st := w.statement(at, expr, true)
 		w.r.diags = append(w.r.diags, Diagnostic{Level: Note, Pos: st.Pos,
-			Message: "replay cannot follow EXECUTE " + excerpt(expr, 60) + ": the SQL is built when the block runs; what it changes is not checked"})
+			Message: "replay cannot follow EXECUTE " + scan.Excerpt(expr, 60) + ": the SQL is built when the block runs; what it changes is not checked"})
 		w.r.unmodelled(st.Pos, expr)
 		return
 	}
@@ -360,7 +362,7 @@ func (w *doWalk) execute(line int, expr string, skip string) {
 // skipped notes a statement that would change the model but does not run.
 func (w *doWalk) skipped(st Statement, why string) {
 	w.r.diags = append(w.r.diags, Diagnostic{Level: Note, Pos: st.Pos,
-		Message: "replay does not follow " + excerpt(st.Text, 60) + ": it runs " + why + "; what it changes is not checked"})
+		Message: "replay does not follow " + scan.Excerpt(st.Text, 60) + ": it runs " + why + "; what it changes is not checked"})
 	w.r.unmodelledStatement(st)
 }
 
@@ -372,7 +374,7 @@ func (r *Replayer) unmodelledStatement(st Statement) {
 		r.unmodelled(st.Pos, st.Text)
 		return
 	}
-	c := catalog.Change{Kind: catalog.ChangeUnmodelled, Pos: st.Pos, File: r.st.File, Object: excerpt(st.Text, 60)}
+	c := catalog.Change{Kind: catalog.ChangeUnmodelled, Pos: st.Pos, File: r.st.File, Object: scan.Excerpt(st.Text, 60)}
 	if tree, err := pg.Parse(st.Text); err == nil {
 		walkMessages(tree.ProtoReflect(), func(m protoreflect.Message) {
 			rv, ok := m.Interface().(*pg.RangeVar)
@@ -425,17 +427,11 @@ func (w *doWalk) locate(line int, text string) int {
 // it is its start.
 func (w *doWalk) statement(at int, text string, exact bool) Statement {
 	r := w.r
-	st := Statement{Text: text, File: r.st.File, Pos: r.pos}
 	off, ok := w.src.offset(at)
 	if !ok {
-		return st
+		return Statement{Text: text, File: r.st.File, Pos: r.pos}
 	}
-	st.Offset = r.st.Offset + off
-	st.Pos = r.st.PosAt(off)
-	if exact && len(w.src.quotes) == 0 {
-		st.lines = r.st.lines
-	}
-	return st
+	return r.st.Inner(text, off, exact && len(w.src.quotes) == 0)
 }
 
 // bodySource maps offsets in a DO block's body to offsets in the statement

@@ -173,41 +173,15 @@ func renameInTable(t *catalog.Table, old, newName string) {
 	}
 }
 
-// renameColumnRef returns a copy of e with column old renamed; the
-// original is left alone because recorded history may share it.
+// renameColumnRef returns e with column old renamed; e itself is left
+// alone because recorded history may share it.
 func renameColumnRef(e catalog.Expr, old, newName string) catalog.Expr {
-	if e == nil || !contains(catalog.ColumnsOf(e), old) {
-		return e
-	}
-	switch x := e.(type) {
-	case *catalog.ColumnRef:
-		return &catalog.ColumnRef{Name: newName}
-	case *catalog.And:
-		return &catalog.And{Args: renameAll(x.Args, old, newName)}
-	case *catalog.Or:
-		return &catalog.Or{Args: renameAll(x.Args, old, newName)}
-	case *catalog.Not:
-		return &catalog.Not{Arg: renameColumnRef(x.Arg, old, newName)}
-	case *catalog.NullTest:
-		return &catalog.NullTest{Arg: renameColumnRef(x.Arg, old, newName), IsNull: x.IsNull}
-	case *catalog.BoolTest:
-		return &catalog.BoolTest{Arg: renameColumnRef(x.Arg, old, newName), Test: x.Test}
-	case *catalog.Compare:
-		return &catalog.Compare{Op: x.Op, Left: renameColumnRef(x.Left, old, newName), Right: renameColumnRef(x.Right, old, newName)}
-	case *catalog.Func:
-		return &catalog.Func{Name: x.Name, Op: x.Op, Cast: x.Cast, Args: renameAll(x.Args, old, newName)}
-	case *catalog.List:
-		return &catalog.List{Items: renameAll(x.Items, old, newName)}
-	}
-	return e
-}
-
-func renameAll(args []catalog.Expr, old, newName string) []catalog.Expr {
-	out := make([]catalog.Expr, len(args))
-	for i, a := range args {
-		out[i] = renameColumnRef(a, old, newName)
-	}
-	return out
+	return catalog.RenameColumns(e, func(n string) string {
+		if n == old {
+			return newName
+		}
+		return n
+	})
 }
 
 // drop is DROP TABLE / INDEX / SCHEMA / DOMAIN.

@@ -62,7 +62,7 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 	}
 	name := c.Conname
 	if name == "" {
-		name = chooseConstraintName(r.schemaOf(t), t.Name, indexNameAddition(cols), "fkey")
+		name = r.schemaOf(t).ChooseConstraintName(t.Name, catalog.IndexNameAddition(cols), "fkey")
 	} else if t.Check(name) != nil || tableHasConstraint(t, name) {
 		r.note("42710", "constraint %q for relation %q already exists", name, t.Name)
 		return
@@ -138,7 +138,7 @@ func (r *Replayer) cloneForeignKey(p *catalog.Table, fk *catalog.ForeignKey) {
 	cp.RefColumns = slices.Clone(fk.RefColumns)
 	cp.Pos = r.pos
 	if p.Check(cp.Name) != nil || tableHasConstraint(p, cp.Name) {
-		cp.Name = chooseConstraintName(r.schemaOf(p), p.Name, indexNameAddition(cp.Columns), "fkey")
+		cp.Name = r.schemaOf(p).ChooseConstraintName(p.Name, catalog.IndexNameAddition(cp.Columns), "fkey")
 	}
 	p.ForeignKeys = append(p.ForeignKeys, &cp)
 	for _, sub := range r.partitions(p) {

@@ -33,7 +33,7 @@ func FuzzReplaySequence(f *testing.F) {
 		}
 		cat := catalog.New()
 		r := NewReplayer(cat)
-		split := Split(Input{File: File{Path: "f.sql", Layout: LayoutPlain}, Text: src})
+		split := Split(Input{Path: "f.sql", Text: src})
 		lines := strings.Count(src, "\n") + 1
 		for _, st := range split.Statements {
 			for _, d := range r.Apply(st) {

@@ -38,7 +38,7 @@ func (r *Replayer) createIndex(is *pg.IndexStmt) {
 	}
 	ix.Name = is.Idxname
 	if ix.Name == "" {
-		ix.Name = r.chooseIndexName(s, t.Name, indexColumnNames(ix.Parts, ix.Include), false, false)
+		ix.Name = r.chooseIndexName(s, t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), false, false)
 	} else if r.relationExists(s, ix.Name) {
 		if !is.IfNotExists {
 			r.note("42P07", "relation %q already exists", ix.Name)
@@ -239,7 +239,7 @@ func (r *Replayer) addIndexConstraint(t *catalog.Table, c *pg.Constraint, column
 	}
 	name := c.Conname
 	if name == "" {
-		name = r.chooseIndexName(s, t.Name, indexColumnNames(ix.Parts, ix.Include), primary, true)
+		name = r.chooseIndexName(s, t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), primary, true)
 	} else if r.relationExists(s, name) {
 		r.note("42P07", "relation %q already exists", name)
 		return
@@ -317,7 +317,7 @@ func (r *Replayer) addCheck(t *catalog.Table, c *pg.Constraint, inCreate bool) {
 		if cols := rawColumnRefs(c.RawExpr); len(cols) == 1 {
 			single = cols[0]
 		}
-		name = chooseConstraintName(r.schemaOf(t), t.Name, single, "check")
+		name = r.schemaOf(t).ChooseConstraintName(t.Name, single, "check")
 	} else if t.Check(name) != nil || tableHasConstraint(t, name) {
 		r.note("42710", "constraint %q for relation %q already exists", name, t.Name)
 		return

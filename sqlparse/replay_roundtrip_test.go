@@ -80,7 +80,7 @@ func replayDump(t *testing.T, path string) *catalog.Catalog {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Split(Input{File: File{Path: path}, Text: string(src)})
+	res := Split(Input{Path: path, Text: string(src)})
 	cat := catalog.New()
 	r := NewReplayer(cat)
 	for _, st := range res.Statements {

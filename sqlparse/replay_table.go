@@ -473,7 +473,7 @@ func (r *Replayer) likeIndexes(t *catalog.Table, l *pg.TableLikeClause) {
 func (r *Replayer) cloneIndex(t *catalog.Table, ix *catalog.Index) *catalog.Index {
 	cp := copyIndex(ix)
 	isConstraint := ix.Constraint != ""
-	cp.Name = r.chooseIndexName(r.schemaOf(t), t.Name, indexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
+	cp.Name = r.chooseIndexName(r.schemaOf(t), t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
 	if isConstraint {
 		cp.Constraint = cp.Name
 	}
