@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,7 +180,7 @@ func naiveCell(c *cell, srv *target, rounds int) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.n}}
 	defer client.CloseIdleConnections()
 	for i := range rounds {
-		key := fmt.Sprintf("naive-%s-%s-%d-%d-%d", c.target, c.window, c.n, time.Now().UnixNano(), i)
+		key := fmt.Sprintf("naive-%s-%dus-%d-%d-%d", c.target, c.window.Microseconds(), c.n, time.Now().UnixNano(), i)
 		_, arr := naiveRound(client, srv.URL, key, c.n)
 		n, err := srv.effects(client, key)
 		if err != nil {
@@ -214,11 +215,14 @@ func (t *target) Close() {
 }
 
 func (t *target) effects(client *http.Client, key string) (int, error) {
-	resp, err := client.Get(strings.ReplaceAll(t.EffectsURL, "{{key}}", key))
+	resp, err := client.Get(strings.ReplaceAll(t.EffectsURL, "{{key}}", url.QueryEscape(key)))
 	if err != nil {
 		return 0, err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("%s: %s", t.EffectsURL, resp.Status)
+	}
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return 0, err
