@@ -118,16 +118,25 @@ type axis struct{ lo, span, step time.Duration }
 // are written as numbers at the end of their lane.
 func timelineAxis(res *Result) axis {
 	aligned := arrivalsOnClientClock(res)
-	var offs []time.Duration
+	var offs, responses []time.Duration
+	arrivals := false
 	for i := range res.Rounds {
 		r := &res.Rounds[i]
 		first, ok := firstArrival(r)
+		arrivals = arrivals || ok
 		for _, o := range r.Outcomes {
 			offs = append(offs, o.Released)
 			if o.Arrival != nil && ok {
 				offs = append(offs, arrivalAt(r, o, first, aligned))
 			}
+			if o.Elapsed > 0 {
+				responses = append(responses, o.Released+o.Elapsed)
+			}
 		}
+	}
+	if !arrivals {
+		// Without arrivals the responses are all there is to see.
+		offs = append(offs, responses...)
 	}
 	lo, hi := time.Duration(0), 2*res.Window
 	if len(offs) > 0 {
