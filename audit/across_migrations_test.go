@@ -22,15 +22,15 @@ func ofRule(fs []audit.Finding, id string) []audit.Finding {
 	return out
 }
 
-// lintMigrations replays files in order, each its own migration, and runs
-// every rule, as lint does on a tree.
+// lintMigrations replays files in order, each its own migration, and
+// judges the catalog as lint does on a tree (lintCatalog).
 func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 	t.Helper()
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
 	for i, src := range files {
 		path := fmt.Sprintf("%06d.up.sql", i+1)
-		res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+		res := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 		for _, st := range res.Statements {
 			for _, d := range r.Apply(st) {
 				if d.Level == sqlparse.Error {
@@ -39,7 +39,7 @@ func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 			}
 		}
 	}
-	return audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
+	return lintCatalog(t, cat, nil, 16)
 }
 
 func positions(fs []audit.Finding) []string {

@@ -1,7 +1,27 @@
-// Package audit holds idemcheck's rules and the reasoning they share: when a
-// key part of a unique index is provably never NULL (the null-safety
-// reasoner), when another index covers a hole (coverage), and the fix SQL for
-// each finding.
+// Package audit holds idemcheck's rules. It has three layers, each in its
+// own package, and imports run one way, down:
+//
+//   - The rules (this package): one file per rule, registered in Rules.
+//     Run gives each rule a Pass with the catalog, the options and Report.
+//     What several rules read, such as the hole of each unique index, the
+//     order of the replayed history, the changes to each table and the
+//     names each schema holds, is computed once per Run on first use and
+//     reached through the Pass's methods (shared.go), the role go/analysis
+//     gives Requires and ResultOf. Finding, Fix, suppression and the use of
+//     live data counts are here too.
+//   - The null-safety reasoner (audit/internal/nullsafe): when a key part of
+//     a unique index is provably never NULL, when other unique indexes
+//     cover the rows where it is, which columns an exclusive-arc CHECK
+//     forces, and the order of a replayed history. It knows nothing of rules
+//     or findings.
+//   - The fix builders (audit/internal/fixes): the SQL that closes a hole
+//     and the statements other rules' fixes are made of, with names that
+//     fit and clash with nothing. They take what a rule found and decide
+//     nothing about whether it is wrong. (The top-level fixsql package is
+//     another thing: it writes these fixes into a migration tree.)
+//
+// audit/internal/prose holds the English both messages and fixes use to
+// name key parts and lists.
 //
 // Rules only read a catalog.Catalog, so they run unchanged on a replayed
 // migration tree and on a live database. The package does no I/O and never
@@ -94,14 +114,16 @@ type Options struct {
 	Live bool
 }
 
-// Pass is what a rule's Run gets: the catalog, the options, and Report.
+// Pass is what a rule's Run gets: the catalog, the options, Report, and
+// through its methods (shared.go) the results the rules of one Run share.
 type Pass struct {
 	Rule    *Rule
 	Catalog *catalog.Catalog
 	Options Options
 	report  func(Finding)
-	// names is shared by every pass of one Run, for naming fixes.
-	names *nameIndex
+	// results are what the rules of one Run share, reached through the
+	// Pass methods in shared.go.
+	results *results
 }
 
 // Report records a finding. Rule and Severity are filled in from the rule
@@ -144,9 +166,6 @@ type Finding struct {
 	Data *DataCounts
 
 	severitySet bool
-	// arbiterHole is the hole of an ON CONFLICT arbiter, kept so that the
-	// statements that opened it become related locations.
-	arbiterHole *hole
 }
 
 // DataCounts are the live data checks of one finding, one entry per nullable
@@ -187,35 +206,6 @@ type Related struct {
 	Message string
 }
 
-// Fix is one way to close what a finding found, as complete SQL.
-type Fix struct {
-	Title string
-	SQL   string
-	// Caveat says when the fix is wrong or what it costs.
-	Caveat string
-	// Precheck is a query that lists the rows that would make the fix fail
-	// (rows that already collide); empty when none is needed.
-	Precheck string
-	// NoTransaction is set when SQL cannot run inside a transaction block
-	// (CREATE INDEX CONCURRENTLY).
-	NoTransaction bool
-	// Lang is the language of SQL when a framework's fix is written in its
-	// own words ("ruby" for a Rails migration, "prisma" for a Prisma schema
-	// edit); "" is SQL. --fix-sql writes only SQL.
-	Lang string
-
-	// kind tells UseData which fix the data may move first.
-	kind fixKind
-}
-
-// fixKind names the fixes UseData reorders.
-type fixKind int
-
-const (
-	fixOther fixKind = iota
-	fixNotNull
-)
-
 // Suppression records why a finding was silenced.
 type Suppression struct {
 	Kind   string // "inline", "file" or "config"
@@ -227,7 +217,7 @@ type Suppression struct {
 // object, then rule.
 func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	var out []Finding
-	names := newNameIndex()
+	shared := newResults(cat)
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue
@@ -235,7 +225,7 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		if r.Needs == Migrations && opts.Live {
 			continue
 		}
-		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, names: names}
+		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, results: shared}
 		r.Run(p)
 	}
 	SortFindings(out)

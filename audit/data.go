@@ -2,7 +2,9 @@ package audit
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 )
 
 // minRowsForNotNull is the evidence RULES.md asks before NOT NULL is put
@@ -40,31 +42,18 @@ func UseData(f *Finding) {
 	switch f.Rule {
 	case NullableKey.ID:
 		if evidence {
-			notNullFirst(f, fmt.Sprintf("Offered first on the data check's evidence: no row of the %d the index covers "+
-				"holds NULL in %s, so nothing relies on NULL there today.", rows, englishList(parts, "or")))
+			f.Fixes = fixes.NotNullFirst(f.Fixes, fmt.Sprintf("Offered first on the data check's evidence: no row of the %d the index covers "+
+				"holds NULL in %s, so nothing relies on NULL there today.", rows, prose.List(parts, "or")))
 		}
 	case OptionalUnique.ID:
 		switch {
 		case evidence:
 			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s: if every row must have one, make it NOT NULL",
-				rows, englishList(parts, "or"))
+				rows, prose.List(parts, "or"))
 		case nulls == 0:
-			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s", rows, englishList(parts, "or"))
+			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s", rows, prose.List(parts, "or"))
 		default:
-			f.Message += fmt.Sprintf("; live, %d of %d rows hold NULL in %s", nulls, rows, englishList(parts, "or"))
+			f.Message += fmt.Sprintf("; live, %d of %d rows hold NULL in %s", nulls, rows, prose.List(parts, "or"))
 		}
-	}
-}
-
-// notNullFirst moves the NOT NULL fix to the front, its caveat led by why.
-func notNullFirst(f *Finding, why string) {
-	for i, fx := range f.Fixes {
-		if fx.kind != fixNotNull {
-			continue
-		}
-		fx.Caveat = strings.TrimSpace(why + " " + fx.Caveat)
-		fixes := append([]Fix{fx}, f.Fixes[:i]...)
-		f.Fixes = append(fixes, f.Fixes[i+1:]...)
-		return
 	}
 }

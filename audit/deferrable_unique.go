@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -51,7 +52,7 @@ func runDeferrableUnique(p *Pass) {
 				Object:  t.QualifiedName() + "." + ix.Name,
 				Message: deferrableMessage(t, ix),
 				Pos:     ix.Pos,
-				Fixes:   []Fix{notDeferrableFix(p, t, ix)},
+				Fixes:   []Fix{fixes.NotDeferrable(p.namer(t), t, ix)},
 			})
 		}
 	}
@@ -84,50 +85,4 @@ func initiallyWords(ix *catalog.Index) string {
 // keyWords is "(a, b)" for messages about the whole key.
 func keyWords(ix *catalog.Index) string {
 	return "(" + strings.Join(ix.PartNames(), ", ") + ")"
-}
-
-// notDeferrableFix builds the same key as an immediate index and swaps it in
-// for the constraint in one ALTER TABLE: PostgreSQL cannot ALTER CONSTRAINT a
-// unique constraint to NOT DEFERRABLE.
-func notDeferrableFix(p *Pass, t *catalog.Table, ix *catalog.Index) Fix {
-	if t.Kind == catalog.Partitioned {
-		return notDeferrablePartitionedFix(t, ix)
-	}
-	names := newNamer(p, t)
-	newName := names.relation(ix.Name, "immediate")
-	create := createIndexSQL(t, newName, ix.Parts, ix.Include, ix.NullsNotDistinct, catalog.Conjuncts(ix.Predicate))
-	kind := "UNIQUE"
-	if ix.Primary {
-		kind = "PRIMARY KEY"
-	}
-	swap := fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s, ADD CONSTRAINT %s %s USING INDEX %s;", t.DisplayName(),
-		catalog.QuoteIdent(ix.Constraint), catalog.QuoteIdent(ix.Constraint), kind, catalog.QuoteIdent(newName))
-	return Fix{
-		Title: "replace the constraint with a NOT DEFERRABLE one over the same key",
-		SQL:   create + "\n" + swap,
-		Caveat: "Code that relied on deferring the check (reordering rows inside a transaction) then fails at the " +
-			"statement that creates the temporary duplicate. The swap fails while a foreign key references the " +
-			"constraint: drop the foreign key first and add it back after. " + buildNote(t),
-		NoTransaction: canBuildConcurrently(t),
-	}
-}
-
-// notDeferrablePartitionedFix re-adds the constraint in one ALTER TABLE: a
-// partitioned table cannot take a constraint USING INDEX.
-func notDeferrablePartitionedFix(t *catalog.Table, ix *catalog.Index) Fix {
-	kind := "UNIQUE"
-	if ix.Primary {
-		kind = "PRIMARY KEY"
-	} else if ix.NullsNotDistinct {
-		kind += " NULLS NOT DISTINCT"
-	}
-	name := catalog.QuoteIdent(ix.Constraint)
-	return Fix{
-		Title: "re-add the constraint NOT DEFERRABLE",
-		SQL: fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s, ADD CONSTRAINT %s %s (%s);", t.DisplayName(), name, name,
-			kind, strings.Join(partSQL(ix.Parts), ", ")),
-		Caveat: "Rebuilds the index on every partition while holding a lock that blocks writes; code that relied on " +
-			"deferring the check then fails at the statement that creates the temporary duplicate.",
-		Precheck: duplicateRowsQuery(t, ix),
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -19,12 +21,13 @@ import (
 // standalone schema whose "-- want:" comments say what must be reported.
 const fixtureRoot = "../testdata/rules"
 
-// lintSource runs the real pipeline over one file: split, replay, every
-// registered rule. Input the parser cannot read fails the test.
+// lintSource runs the real pipeline over one file: split, replay, then the
+// audit pipeline lint runs (lintCatalog), with the file's ignore comments.
+// Input the parser cannot read fails the test.
 func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catalog) {
 	t.Helper()
 	cat := catalog.New()
-	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	res := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 	diags := append([]sqlparse.Diagnostic(nil), res.Diagnostics...)
 	r := sqlparse.NewReplayer(cat)
 	for _, st := range res.Statements {
@@ -37,7 +40,22 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 			t.Logf("%s", d)
 		}
 	}
-	return applyDirectives(audit.Run(cat, audit.Rules, audit.Options{PGVersion: fixtureVersion(t, src)}), res), cat
+	findings := lintCatalog(t, cat, fileDirectives(res), fixtureVersion(t, src))
+	// Keep only what a user would see reported.
+	return slices.DeleteFunc(findings, func(f audit.Finding) bool { return f.Suppressed != nil }), cat
+}
+
+// lintCatalog judges cat as lint does, through the audit pipeline: every
+// registered rule, the ignore directives (an unused one is reported),
+// suppressed findings marked.
+func lintCatalog(t *testing.T, cat *catalog.Catalog, directives []audit.Directive, pgVersion int) []audit.Finding {
+	t.Helper()
+	res, err := pipeline.Run(pipeline.Input{Catalog: cat, Directives: directives},
+		pipeline.Options{Rules: audit.Rules, Audit: audit.Options{PGVersion: pgVersion}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings()
 }
 
 // runsOnMigrations reports whether lint runs the rule: the wants of a rule

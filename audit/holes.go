@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -74,14 +75,12 @@ func checkedIndexes(cat *catalog.Catalog, fn func(*catalog.Table, *catalog.Index
 	}
 }
 
-// findHole returns the uncovered nullable key parts of ix, each with its
+// findHoleIn returns the uncovered nullable key parts of ix, each with its
 // reading, or nil. A part whose NULL rows keep an identity is covered when
 // other indexes stop their duplicates; rows where an optional part is NULL
-// as well have nothing left to identify them and need no cover.
-func findHole(t *catalog.Table, ix *catalog.Index) *hole { return findHoleIn(nil, t, ix) }
-
-// findHoleIn is findHole with the catalog at hand, which lets a domain
-// over boolean read as a boolean.
+// as well have nothing left to identify them and need no cover. cat may be
+// nil: then the table alone is read (Pass.tableHoleOf). Rules reach it
+// through the Pass, which computes it once per Run.
 func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole {
 	h := &hole{Table: t, Index: ix, cat: cat}
 	var nullable []catalog.IndexPart
@@ -126,9 +125,9 @@ func (h *hole) finding(p *Pass) Finding {
 		Object: t.Schema + "." + t.Name + "." + ix.Name,
 		Pos:    ix.Pos,
 	}
-	opened := p.names.openings(p.Catalog, h)
+	opened := p.openings(h)
 	for _, part := range h.Parts {
-		f.Columns = append(f.Columns, partWords(part))
+		f.Columns = append(f.Columns, prose.Part(part))
 		if part.Column == "" {
 			continue
 		}
@@ -143,7 +142,7 @@ func (h *hole) finding(p *Pass) Finding {
 		f.Notes = append(f.Notes, "CHECK "+name+" would rule out NULL but was added NOT VALID and never validated, "+
 			"so existing rows were never checked; VALIDATE CONSTRAINT "+name+" proves it")
 	}
-	f.Notes = append(f.Notes, unmodelledNotes(p.names.unmodelledChanges(p.Catalog), t)...)
+	f.Notes = append(f.Notes, unmodelledNotes(p.unmodelled(), t)...)
 	return f
 }
 
@@ -182,19 +181,7 @@ func notValidWords(names []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return " (CHECK " + englishList(names, "and") + " is NOT VALID, so it proves nothing for existing rows)"
-}
-
-// partWords is a key part as prose names it: the column, or the expression
-// without the parentheses CREATE INDEX needs.
-func partWords(p catalog.IndexPart) string {
-	if p.Column != "" {
-		return p.Column
-	}
-	if p.Expr == nil {
-		return "?"
-	}
-	return p.Expr.String()
+	return " (CHECK " + prose.List(names, "and") + " is NOT VALID, so it proves nothing for existing rows)"
 }
 
 // absentWords is "no c" for a column and "a NULL expr" for an expression.
@@ -202,7 +189,7 @@ func absentWords(p catalog.IndexPart) string {
 	if p.Column != "" {
 		return "no " + p.Column
 	}
-	return "a NULL " + partWords(p)
+	return "a NULL " + prose.Part(p)
 }
 
 // indexHeader is "events.index_name (a, b, c)", the index as people know it.
@@ -221,26 +208,15 @@ func rowNoun(t *catalog.Table) string {
 	return "rows"
 }
 
-// englishList joins words as "a", "a and b", "a, b and c".
-func englishList(words []string, last string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
-}
-
 // holeMessage says what escapes the index, in the table's own words.
 func holeMessage(h *hole) string {
 	t, ix := h.Table, h.Index
 	var nullable, same, absent []string
 	for _, p := range h.Parts {
-		nullable = append(nullable, partWords(p))
+		nullable = append(nullable, prose.Part(p))
 		absent = append(absent, absentWords(p))
 	}
-	same = append(same, standIns(h)...)
+	same = append(same, h.forFixes().StandInColumns()...)
 	for _, p := range ix.Parts {
 		if len(h.Parts) == 1 && nullsafe.SamePart(p, h.Parts[0]) {
 			continue
@@ -248,19 +224,19 @@ func holeMessage(h *hole) string {
 		if len(h.Parts) > 1 && nullsafe.PartIn(p, h.Parts) {
 			continue
 		}
-		same = append(same, partWords(p))
+		same = append(same, prose.Part(p))
 	}
 	var b strings.Builder
 	b.WriteString(indexHeader(t, ix))
 	b.WriteString(": ")
-	b.WriteString(englishList(nullable, "and"))
+	b.WriteString(prose.List(nullable, "and"))
 	b.WriteString(" may be NULL, so ")
 	if ix.Predicate != nil {
 		b.WriteString("among rows where " + ix.Predicate.String() + ", ")
 	}
 	b.WriteString("two " + rowNoun(t) + " with ")
 	if len(same) > 0 {
-		b.WriteString("the same " + englishList(same, "and") + " and ")
+		b.WriteString("the same " + prose.List(same, "and") + " and ")
 	}
 	b.WriteString(absent[0])
 	if len(absent) > 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -88,7 +89,7 @@ func runIdempotencyTableShape(p *Pass) {
 		if state == nil {
 			continue
 		}
-		gaps := missingShape(t, key)
+		gaps := missingShape(p, t, key)
 		if len(gaps) == 0 {
 			continue
 		}
@@ -101,7 +102,7 @@ func runIdempotencyTableShape(p *Pass) {
 			Message: fmt.Sprintf("%s stores idempotency keys (%s) and their state (%s) but lacks what the pattern needs:\n%s",
 				t.DisplayName(), key.Name, state.Name, strings.Join(lines, "\n")),
 			Pos:   t.Pos,
-			Fixes: []Fix{shapeFix(p, t, key, gaps)},
+			Fixes: []Fix{fixes.Shape(p.namer(t), t, key, fixGaps(gaps))},
 		})
 	}
 }
@@ -112,6 +113,15 @@ type shapeGap struct {
 	line    string
 	columns []string // "name type" of columns to add
 	unique  bool     // the key needs a unique index without a hole
+}
+
+// fixGaps are the gaps as the fix builder takes them.
+func fixGaps(gaps []shapeGap) []fixes.ShapeGap {
+	out := make([]fixes.ShapeGap, len(gaps))
+	for i, g := range gaps {
+		out[i] = fixes.ShapeGap{Columns: g.columns, Unique: g.unique}
+	}
+	return out
 }
 
 // storesKeys reports whether t is a store of idempotency keys rather than a
@@ -141,9 +151,9 @@ func storesKeys(t *catalog.Table, key *catalog.Column) bool {
 
 // missingShape lists the points of the pattern t lacks, in the order of
 // RULES.md.
-func missingShape(t *catalog.Table, key *catalog.Column) []shapeGap {
+func missingShape(p *Pass, t *catalog.Table, key *catalog.Column) []shapeGap {
 	var out []shapeGap
-	if !holeFreeUniqueOver(t, key.Name) {
+	if !holeFreeUniqueOver(p, t, key.Name) {
 		out = append(out, shapeGap{line: "no unique index over " + key.Name + " without a NULL hole, so the INSERT of " +
 			"the key is not a lock (expected UNIQUE (" + key.Name + "), scoped per account if keys are, every part NOT NULL)",
 			unique: true})
@@ -170,12 +180,12 @@ func missingShape(t *catalog.Table, key *catalog.Column) []shapeGap {
 
 // holeFreeUniqueOver reports whether a unique index of t has column as a
 // key part and lets no row escape through a NULL.
-func holeFreeUniqueOver(t *catalog.Table, column string) bool {
+func holeFreeUniqueOver(p *Pass, t *catalog.Table, column string) bool {
 	for _, ix := range t.UniqueIndexes() {
 		if !nullsafe.PartIn(catalog.IndexPart{Column: column}, ix.Parts) {
 			continue
 		}
-		if ix.NullsNotDistinct || findHole(t, ix) == nil {
+		if ix.NullsNotDistinct || p.tableHoleOf(t, ix) == nil {
 			return true
 		}
 	}
@@ -192,40 +202,4 @@ func hasColumn(t *catalog.Table, want shapeColumn) bool {
 		}
 	}
 	return false
-}
-
-// shapeFix adds what is missing: the columns, and when the key has no
-// hole-free unique index, NOT NULL on the key and a unique index over it.
-func shapeFix(p *Pass, t *catalog.Table, key *catalog.Column, gaps []shapeGap) Fix {
-	var alters, after []string
-	f := Fix{Title: "add what the idempotency table lacks"}
-	for _, g := range gaps {
-		for _, c := range g.columns {
-			alters = append(alters, "ADD COLUMN "+c)
-		}
-		if !g.unique {
-			continue
-		}
-		if !key.IsNotNull() {
-			alters = append(alters, "ALTER COLUMN "+catalog.QuoteIdent(key.Name)+" SET NOT NULL")
-		}
-		part := []catalog.IndexPart{{Column: key.Name}}
-		name := newNamer(p, t).relation(t.Name+"_"+key.Name, "key")
-		after = append(after, createIndexSQL(t, name, part, nil, false, nil))
-		f.Precheck = duplicateRowsQuery(t, &catalog.Index{Parts: part})
-		f.NoTransaction = canBuildConcurrently(t)
-	}
-	var sql []string
-	if len(alters) > 0 {
-		sql = append(sql, fmt.Sprintf("ALTER TABLE %s\n    %s;", t.DisplayName(), strings.Join(alters, ",\n    ")))
-	}
-	f.SQL = strings.Join(append(sql, after...), "\n")
-	f.Caveat = "The new columns are nullable without a default: adding them takes a brief lock and rewrites nothing. " +
-		"The application must fill them: take the lease when it claims the key, store the status code and body when " +
-		"it finishes, compare the fingerprint on every retry."
-	if f.Precheck != "" {
-		f.Caveat += " SET NOT NULL fails while a row has no key, and the index while keys repeat; scope the index per " +
-			"account (put that column first) when keys are only unique per account. " + buildNote(t)
-	}
-	return f
 }

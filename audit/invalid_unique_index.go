@@ -1,9 +1,7 @@
 package audit
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -47,7 +45,7 @@ func runInvalidUniqueIndex(p *Pass) {
 				Object:  t.QualifiedName() + "." + ix.Name,
 				Message: invalidIndexMessage(t, ix),
 				Pos:     ix.Pos,
-				Fixes:   invalidIndexFixes(t, ix),
+				Fixes:   fixes.RebuildInvalid(t, ix),
 			})
 		}
 	}
@@ -65,60 +63,4 @@ func invalidIndexMessage(t *catalog.Table, ix *catalog.Index) string {
 	}
 	return head + "the index is not valid: a concurrent build failed (often on rows that already " +
 		"collide), so the rows that existed then were never checked and ON CONFLICT cannot use it as an arbiter"
-}
-
-// invalidIndexFixes rebuilds the index after the duplicates are gone, or
-// drops it. A partitioned parent is fixed by attaching partition indexes.
-func invalidIndexFixes(t *catalog.Table, ix *catalog.Index) []Fix {
-	name := qualifiedIndex(t, ix.Name)
-	if t.Kind == catalog.Partitioned {
-		return []Fix{{
-			Title:  "attach each partition's matching unique index",
-			SQL:    fmt.Sprintf("ALTER INDEX %s ATTACH PARTITION <schema>.<partition_index>;", name),
-			Caveat: "every partition needs a matching unique index first; the parent becomes valid when the last one is attached",
-		}}
-	}
-	precheck := duplicateRowsQuery(t, ix)
-	return []Fix{
-		{
-			Title:         "rebuild the index once no rows collide",
-			SQL:           fmt.Sprintf("REINDEX INDEX CONCURRENTLY %s;", name),
-			Caveat:        "fails again, leaving another invalid index, while rows that collide exist: resolve them first",
-			Precheck:      precheck,
-			NoTransaction: true,
-		},
-		{
-			Title:         "drop the index if the uniqueness is not wanted",
-			SQL:           fmt.Sprintf("DROP INDEX CONCURRENTLY %s;", name),
-			Caveat:        "the table then has no unique index over these columns at all",
-			NoTransaction: true,
-		},
-	}
-}
-
-// duplicateRowsQuery lists the groups of rows that share every key part among
-// the rows the index covers: what makes the build fail.
-func duplicateRowsQuery(t *catalog.Table, ix *catalog.Index) string {
-	parts := make([]string, len(ix.Parts))
-	for i, part := range ix.Parts {
-		parts[i] = part.String()
-	}
-	keys := strings.Join(parts, ", ")
-	var conds []string
-	if ix.Predicate != nil {
-		conds = append(conds, "("+ix.Predicate.String()+")")
-	}
-	// Rows with a NULL key part never collide unless NULLS NOT DISTINCT,
-	// though GROUP BY would put them together.
-	if !ix.NullsNotDistinct {
-		for _, part := range parts {
-			conds = append(conds, part+" IS NOT NULL")
-		}
-	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
-	return fmt.Sprintf("SELECT %s, count(*) FROM %s.%s%s GROUP BY %s HAVING count(*) > 1;",
-		keys, catalog.QuoteIdent(t.Schema), catalog.QuoteIdent(t.Name), where, keys)
 }

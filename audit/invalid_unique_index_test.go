@@ -67,14 +67,3 @@ func TestInvalidUniqueIndex(t *testing.T) {
 		t.Errorf("ran on a replayed catalog: %+v", fs)
 	}
 }
-
-func TestDuplicateRowsQuery(t *testing.T) {
-	ix := uniqueIndex("k", false, true)
-	ix.Predicate = &catalog.Compare{Op: "=", Left: &catalog.ColumnRef{Name: "org"}, Right: &catalog.Const{Value: "1"}}
-	tb := &catalog.Table{Schema: "billing", Name: "payments"}
-	got := duplicateRowsQuery(tb, ix)
-	want := "SELECT org, ref, count(*) FROM billing.payments WHERE (org = 1) AND org IS NOT NULL AND ref IS NOT NULL GROUP BY org, ref HAVING count(*) > 1;"
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-}

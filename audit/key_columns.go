@@ -343,14 +343,14 @@ func timePartitioned(cat *catalog.Catalog, t *catalog.Table) bool {
 // (inactive_idempotency_key beside idempotency_key): the table's key is
 // gated there, and col holds a copy of it (parked after it expired, the
 // previous one), which repeats by design. nil when there is none.
-func copiedKey(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) *catalog.Column {
+func copiedKey(p *Pass, t *catalog.Table, col *catalog.Column) *catalog.Column {
 	name := squash(col.Name)
 	for _, other := range t.Columns {
 		short := squash(other.Name)
 		if other == col || len(short) >= len(name) || !strings.Contains(name, short) {
 			continue
 		}
-		if keyColumn(cat, t, other) != notKeyName && holeFreeUniqueOver(t, other.Name) {
+		if keyColumn(p.Catalog, t, other) != notKeyName && holeFreeUniqueOver(p, t, other.Name) {
 			return other
 		}
 	}
@@ -397,8 +397,8 @@ func keyStoreColumn(cat *catalog.Catalog, t *catalog.Table) *catalog.Column {
 // behind a unique index without a hole: when it exists, the keys are
 // claimed there (in the same transaction as the row here), and a key column
 // nothing looks up only records which key made the row.
-func keyStore(cat *catalog.Catalog, t *catalog.Table) *catalog.Table {
-	s := cat.Schema(t.Schema)
+func keyStore(p *Pass, t *catalog.Table) *catalog.Table {
+	s := p.Catalog.Schema(t.Schema)
 	if s == nil {
 		return nil
 	}
@@ -407,7 +407,7 @@ func keyStore(cat *catalog.Catalog, t *catalog.Table) *catalog.Table {
 		if other == t || other.PartitionOf != "" || !tableSaysKeys(other) {
 			continue
 		}
-		if key := keyStoreColumn(cat, other); key != nil && holeFreeUniqueOver(other, key.Name) {
+		if key := keyStoreColumn(p.Catalog, other); key != nil && holeFreeUniqueOver(p, other, key.Name) {
 			if found == nil || other.Name < found.Name {
 				found = other
 			}

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -94,7 +95,7 @@ func runKeyWithoutUnique(p *Pass) {
 			continue
 		}
 		for _, col := range t.Columns {
-			if !unguardedKey(cat, t, col) {
+			if !unguardedKey(p, t, col) {
 				continue
 			}
 			p.Report(Finding{
@@ -104,7 +105,7 @@ func runKeyWithoutUnique(p *Pass) {
 					"part, so two %s with the same %s are both accepted: the uniqueness lives only in an application check",
 					t.DisplayName(), catalog.QuoteIdent(col.Name), rowNoun(t), col.Name),
 				Pos:   col.Pos,
-				Fixes: []Fix{keyIndexFix(p, t, col)},
+				Fixes: []Fix{fixes.UniqueKey(p.namer(t), t, col, keyScope(t, col.Name))},
 			})
 		}
 	}
@@ -112,16 +113,17 @@ func runKeyWithoutUnique(p *Pass) {
 
 // unguardedKey reports whether col holds idempotency or dedupe keys that
 // nothing in the schema keeps unique (the Doc above, point by point).
-func unguardedKey(cat *catalog.Catalog, t *catalog.Table, col *catalog.Column) bool {
+func unguardedKey(p *Pass, t *catalog.Table, col *catalog.Column) bool {
+	cat := p.Catalog
 	strength := keyColumn(cat, t, col)
 	if strength == notKeyName || uniqueOver(t, col.Name) || naturalPrimaryKey(t) != nil {
 		return false
 	}
 	if duplicateFlag(cat, t) != nil || inheritedKey(cat, t, col.Name) != nil || timePartitioned(cat, t) ||
-		copiedKey(cat, t, col) != nil {
+		copiedKey(p, t, col) != nil {
 		return false
 	}
-	if readByIndex(t, col.Name) == nil && (strength == weakKeyName || keyStore(cat, t) != nil) {
+	if readByIndex(t, col.Name) == nil && (strength == weakKeyName || keyStore(p, t) != nil) {
 		return false
 	}
 	return true
@@ -140,28 +142,6 @@ func uniqueOver(t *catalog.Table, column string) bool {
 		}
 	}
 	return false
-}
-
-// keyIndexFix is a unique index over the key alone; the caveat says to scope
-// it when keys are only unique per account.
-func keyIndexFix(p *Pass, t *catalog.Table, col *catalog.Column) Fix {
-	part := keyScope(t, col.Name)
-	name := newNamer(p, t).relation(t.Name+"_"+joinWords(part), "key")
-	ix := &catalog.Index{Parts: part}
-	// A nullable key gets "unique when present", which says what a unique
-	// index over it would do anyway.
-	var where []catalog.Expr
-	if !col.IsNotNull() {
-		where = []catalog.Expr{&catalog.NullTest{Arg: &catalog.ColumnRef{Name: col.Name}}}
-	}
-	return Fix{
-		Title: "add a unique index over " + englishList(partList(part), "and"),
-		SQL:   createIndexSQL(t, name, part, nil, false, where),
-		Caveat: "When keys are only unique per account or tenant, put that column first in the index. Make the key " +
-			"NOT NULL too, or rows without one are never duplicates. " + buildNote(t),
-		Precheck:      duplicateRowsQuery(t, ix),
-		NoTransaction: canBuildConcurrently(t),
-	}
 }
 
 // scopeNotNull reports whether every part other than the key column is a
@@ -183,7 +163,7 @@ func keyScope(t *catalog.Table, column string) []catalog.IndexPart {
 		if ix.Unique || ix.Primary || ix.Predicate != nil || !nullsafe.PartIn(catalog.IndexPart{Column: column}, ix.Parts) {
 			continue
 		}
-		if allColumns(ix.Parts) && scopeNotNull(t, ix.Parts, column) {
+		if fixes.AllColumns(ix.Parts) && scopeNotNull(t, ix.Parts, column) {
 			return append([]catalog.IndexPart(nil), ix.Parts...)
 		}
 	}

@@ -1,26 +1,17 @@
 package audit
 
 import (
-	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// nameIndex holds what rules look up once per finding and would otherwise
-// find by scanning the whole catalog each time, which on a large catalog
-// made the audit the slowest part of a run: the names taken (for fix SQL)
-// and the statements replay could not follow (for notes). Rules only read
-// the catalog, so each is built once per Run and stays valid for it.
+// nameIndex holds the names taken in each schema (for fix SQL), which
+// rules look up once per finding and would otherwise find by scanning the
+// whole catalog each time: on a large catalog that made the audit the
+// slowest part of a run. Rules only read the catalog, so it is built once
+// per Run (results) and stays valid for it.
 type nameIndex struct {
 	relations   map[*catalog.Schema]map[string]bool
 	constraints map[*catalog.Schema]map[string]bool
-	// unmodelled are the history's statements replay could not follow,
-	// picked out of the whole history once.
-	unmodelled     []catalog.Change
-	unmodelledDone bool
-	// hist and byTable order and group the history for placing findings
-	// where their hole was opened (opened.go); built on first use.
-	hist    *nullsafe.History
-	byTable map[string][]catalog.Change
 }
 
 func newNameIndex() *nameIndex {
@@ -47,6 +38,19 @@ func (x *nameIndex) relationExists(s *catalog.Schema, name string) bool {
 	return set[name]
 }
 
+// schemaNames are the names one schema holds, as the fix builders ask
+// for them (fixes.Taken), looked up in the index.
+type schemaNames struct {
+	index  *nameIndex
+	schema *catalog.Schema
+}
+
+func (n schemaNames) RelationExists(name string) bool { return n.index.relationExists(n.schema, name) }
+
+func (n schemaNames) ConstraintExists(name string) bool {
+	return n.index.constraintExists(n.schema, name)
+}
+
 // constraintExists mirrors catalog.Schema.ConstraintExists.
 func (x *nameIndex) constraintExists(s *catalog.Schema, name string) bool {
 	set, ok := x.constraints[s]
@@ -68,22 +72,6 @@ func (x *nameIndex) constraintExists(s *catalog.Schema, name string) bool {
 		x.constraints[s] = set
 	}
 	return set[name]
-}
-
-// unmodelledChanges returns the changes replay recorded as unmodelled.
-func (x *nameIndex) unmodelledChanges(cat *catalog.Catalog) []catalog.Change {
-	if x == nil {
-		x = newNameIndex() // a Pass made outside Run: nothing to share
-	}
-	if !x.unmodelledDone {
-		for _, ch := range cat.Changes {
-			if ch.Kind == catalog.ChangeUnmodelled {
-				x.unmodelled = append(x.unmodelled, ch)
-			}
-		}
-		x.unmodelledDone = true
-	}
-	return x.unmodelled
 }
 
 // ---------------------------------------------------------------------------

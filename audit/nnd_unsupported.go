@@ -2,10 +2,8 @@ package audit
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
-	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 )
 
 // NNDUnsupported flags NULLS NOT DISTINCT where the target server is older
@@ -53,7 +51,7 @@ func runNNDUnsupported(p *Pass) {
 					"PostgreSQL %d: the statement fails there, and without the clause rows with a NULL key part are never duplicates",
 					indexHeader(t, ix), version),
 				Pos:   ix.Pos,
-				Fixes: []Fix{nndSplitFix(p, t, ix)},
+				Fixes: []Fix{fixes.WithoutNND(p.namer(t), t, ix)},
 			})
 		}
 	}
@@ -68,42 +66,5 @@ func targetVersion(p *Pass) int {
 	if p.Options.PGVersion > 0 {
 		return p.Options.PGVersion
 	}
-	return defaultPGVersion
-}
-
-// nndSplitFix recreates the index without the clause and adds the partial
-// split over its nullable parts, which gives the same guarantee on every
-// version.
-func nndSplitFix(p *Pass, t *catalog.Table, ix *catalog.Index) Fix {
-	plain := *ix
-	plain.NullsNotDistinct = false
-	h := &hole{Table: t, Index: &plain}
-	for _, part := range ix.Parts {
-		if !nullsafe.NullSafe(t, &plain, part, nil).Safe {
-			h.Parts = append(h.Parts, part)
-		}
-	}
-	drop := fmt.Sprintf("DROP INDEX %s%s;", concurrently(t), qualifiedIndex(t, ix.Name))
-	if ix.Constraint != "" {
-		drop = fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s;", t.DisplayName(), catalog.QuoteIdent(ix.Constraint))
-	}
-	sql := []string{drop, createIndexSQL(t, ix.Name, ix.Parts, ix.Include, false, catalog.Conjuncts(ix.Predicate))}
-	title := "create the index without NULLS NOT DISTINCT"
-	if len(h.Parts) > 0 {
-		split := splitFix(h, newNamer(p, t))
-		sql = append(sql, split.SQL)
-		title += " and add the partial split for rows where " + englishList(partList(h.Parts), "or") + " is NULL"
-	}
-	f := Fix{
-		Title: title,
-		SQL:   strings.Join(sql, "\n"),
-		Caveat: "Write the migration this way for servers older than 15; the split keeps NULL equal to NULL as the " +
-			"clause did. " + buildNote(t),
-		Precheck:      duplicateRowsQuery(t, ix),
-		NoTransaction: canBuildConcurrently(t),
-	}
-	if len(h.Parts) > 0 {
-		f.Precheck = collisionQuery(h)
-	}
-	return f
+	return fixes.DefaultPGVersion
 }

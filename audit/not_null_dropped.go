@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -43,12 +44,12 @@ CREATE UNIQUE INDEX CONCURRENTLY deliveries_broadcast_once ON deliveries (messag
 }
 
 func runNotNullDropped(p *Pass) {
-	hist := nullsafe.NewHistory(p.Catalog)
+	hist := p.history()
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
 		if len(ix.Parts) < 2 {
 			return
 		}
-		h := findHole(t, ix)
+		h := p.tableHoleOf(t, ix)
 		if h == nil {
 			return
 		}
@@ -112,12 +113,12 @@ func escapeWords(h *hole) string {
 	var same []string
 	for _, p := range h.Index.Parts {
 		if !nullsafe.PartIn(p, h.Parts) {
-			same = append(same, partWords(p))
+			same = append(same, prose.Part(p))
 		}
 	}
 	s := "two " + rowNoun(h.Table) + " with "
 	if len(same) > 0 {
-		s += "the same " + englishList(same, "and") + " and "
+		s += "the same " + prose.List(same, "and") + " and "
 	}
 	return s + absentWords(h.Parts[0]) + " are both accepted"
 }

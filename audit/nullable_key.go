@@ -3,6 +3,7 @@ package audit
 import (
 	"slices"
 
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -89,7 +90,7 @@ func runNullableKey(p *Pass) {
 		if len(ix.Parts) < 2 {
 			return
 		}
-		h := findHoleIn(p.Catalog, t, ix).narrow(true)
+		h := p.holeOf(t, ix).narrow(true)
 		if h == nil {
 			return
 		}
@@ -106,11 +107,11 @@ func runNullableKey(p *Pass) {
 func readingNotes(h *hole) []string {
 	var notes []string
 	for _, r := range h.Readings {
-		name := partWords(r.part)
+		name := prose.Part(r.part)
 		switch {
 		case len(r.arc) > 0:
-			notes = append(notes, "a hole, not \"unique when present\": a CHECK makes "+englishList(r.arc, "or")+
-				" non-NULL when "+name+" is NULL, so those rows are of another kind and "+englishList(r.arc, "and")+
+			notes = append(notes, "a hole, not \"unique when present\": a CHECK makes "+prose.List(r.arc, "or")+
+				" non-NULL when "+name+" is NULL, so those rows are of another kind and "+prose.List(r.arc, "and")+
 				" identifies them")
 		case r.root != "":
 			// Both halves of a polymorphic reference give the same reason.
@@ -119,17 +120,17 @@ func readingNotes(h *hole) []string {
 			}
 		case r.identity != nil:
 			notes = append(notes, "a hole, not \"unique when present\": rows without "+name+" still have "+
-				partWords(*r.identity)+", "+r.why)
+				prose.Part(*r.identity)+", "+r.why)
 		}
 		if len(r.standIns) > 0 {
-			notes = append(notes, "rows without "+name+" still belong to their "+englishList(r.standIns, "and")+
+			notes = append(notes, "rows without "+name+" still belong to their "+prose.List(r.standIns, "and")+
 				" (the parent of what "+name+" references), which the key does not name: two of them are duplicates "+
-				"only within one "+englishList(r.standIns, "and")+", so the fix keeps them apart by it")
+				"only within one "+prose.List(r.standIns, "and")+", so the fix keeps them apart by it")
 		}
 	}
 	if len(h.Optional) > 0 {
-		notes = append(notes, englishList(partList(h.Optional), "and")+" may be NULL too, unique when present "+
-			"(optional-unique); the fixes leave rows without "+englishList(partList(h.Optional), "or")+" alone")
+		notes = append(notes, prose.List(prose.Parts(h.Optional), "and")+" may be NULL too, unique when present "+
+			"(optional-unique); the fixes leave rows without "+prose.List(prose.Parts(h.Optional), "or")+" alone")
 	}
 	return notes
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -61,21 +63,14 @@ func runOnConflictHole(p *Pass) {
 			// A table the migrations do not create: nothing to check against.
 			continue
 		}
-		if f, ok := checkConflict(t, q); ok {
-			if f.arbiterHole != nil {
-				// The statement is where the finding sits; a later migration
-				// that opened the arbiter's hole is where it began.
-				for _, o := range p.names.openings(p.Catalog, f.arbiterHole) {
-					f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
-				}
-			}
+		if f, ok := checkConflict(p, t, q); ok {
 			p.Report(f)
 		}
 	}
 }
 
 // checkConflict finds the arbiters of q and what is wrong with them.
-func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
+func checkConflict(p *Pass, t *catalog.Table, q catalog.Query) (Finding, bool) {
 	head := conflictHeader(t, q)
 	f := Finding{Object: t.QualifiedName(), Pos: q.Pos}
 	var arbiters []*catalog.Index
@@ -103,15 +98,15 @@ func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
 			f.Message = fmt.Sprintf("%s: the only unique index over these columns, %s, is partial (WHERE %s) and the "+
 				"conflict target does not repeat its predicate, so PostgreSQL cannot use it and raises 42P10 on the first call; "+
 				"write ON CONFLICT (%s) WHERE %s",
-				head, indexHeader(t, partial), partial.Predicate.String(), strings.Join(partSQL(q.Target), ", "), partial.Predicate.String())
+				head, indexHeader(t, partial), partial.Predicate.String(), strings.Join(fixes.PartSQL(q.Target), ", "), partial.Predicate.String())
 			f.Related = []Related{{Pos: partial.Pos, Message: "partial unique index " + partial.Name + " created here"}}
 			return f, true
 		}
 		if len(arbiters) == 0 {
-			f.Columns = partList(q.Target)
+			f.Columns = prose.Parts(q.Target)
 			f.Message = fmt.Sprintf("%s: %s has no unique index over exactly (%s), so PostgreSQL raises 42P10 "+
 				"(no unique or exclusion constraint matching the ON CONFLICT specification) on the first call",
-				head, t.DisplayName(), strings.Join(partList(q.Target), ", "))
+				head, t.DisplayName(), strings.Join(prose.Parts(q.Target), ", "))
 			return f, true
 		}
 	}
@@ -124,7 +119,7 @@ func checkConflict(t *catalog.Table, q catalog.Query) (Finding, bool) {
 			return f, true
 		}
 	}
-	return arbiterHole(t, q, arbiters, f, head)
+	return arbiterHole(p, t, q, arbiters, f, head)
 }
 
 // writtenIndexes are the valid unique indexes of t over the columns the
@@ -173,7 +168,7 @@ func leftNull(t *catalog.Table, q catalog.Query, ix *catalog.Index, p catalog.In
 
 // arbiterHole reports the NULL hole of the arbiters: a conflict fires when
 // any arbiter sees one, so a single hole-free arbiter is enough.
-func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f Finding, head string) (Finding, bool) {
+func arbiterHole(p *Pass, t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f Finding, head string) (Finding, bool) {
 	var nullable []catalog.IndexPart
 	var ix *catalog.Index
 	for _, a := range arbiters {
@@ -194,9 +189,13 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 		}
 	}
 	f.Object += "." + ix.Name
-	f.Columns = partList(nullable)
+	f.Columns = prose.Parts(nullable)
 	f.Related = []Related{{Pos: ix.Pos, Message: "arbiter " + ix.Name + " created here"}}
-	f.arbiterHole = &hole{Table: t, Index: ix, Parts: nullable}
+	// The statement is where the finding sits; a later migration that
+	// opened the arbiter's hole is where it began.
+	for _, o := range p.openings(&hole{Table: t, Index: ix, Parts: nullable}) {
+		f.Related = append(f.Related, Related{Pos: o.Pos, Message: o.What + " here"})
+	}
 	outcome := "a repeated request inserts a second row instead of " + conflictAction(q)
 	if other := nullsafe.CoveredBy(t, ix, nullable[0]); other != nil {
 		outcome = "a repeated request fails with a unique violation (23505) on " + other.Name + " instead of " + conflictAction(q)
@@ -206,10 +205,10 @@ func arbiterHole(t *catalog.Table, q catalog.Query, arbiters []*catalog.Index, f
 		which = "without a conflict target the arbiters are the unique indexes over the columns it writes or leaves NULL, and"
 	}
 	f.Message = fmt.Sprintf("%s: %s %s lets %s be NULL, and when it is the conflict never fires: %s",
-		head, which, indexHeader(t, ix), englishList(partList(nullable), "or"), outcome)
-	if h := findHole(t, ix); h != nil && h.narrow(true) == nil {
+		head, which, indexHeader(t, ix), prose.List(prose.Parts(nullable), "or"), outcome)
+	if h := p.tableHoleOf(t, ix); h != nil && h.narrow(true) == nil {
 		f.Notes = append(f.Notes, "the index alone reads as unique when present (optional-unique), but this statement "+
-			"claims the rows where "+englishList(partList(nullable), "or")+" is NULL: usage outranks shape")
+			"claims the rows where "+prose.List(prose.Parts(nullable), "or")+" is NULL: usage outranks shape")
 	}
 	return f, true
 }
@@ -253,7 +252,7 @@ func conflictHeader(t *catalog.Table, q catalog.Query) string {
 	case q.Constraint != "":
 		target = " ON CONSTRAINT " + catalog.QuoteIdent(q.Constraint)
 	case len(q.Target) > 0:
-		target = " (" + strings.Join(partSQL(q.Target), ", ") + ")"
+		target = " (" + strings.Join(fixes.PartSQL(q.Target), ", ") + ")"
 		if q.Where != nil {
 			target += " WHERE " + q.Where.String()
 		}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -27,15 +28,12 @@ type opening struct {
 // one from being NULL, and renames of the index, the table or a hole
 // column. They come in the order replay applied them; a live catalog has
 // no history and none.
-func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
+func (p *Pass) openings(h *hole) []opening {
 	t, ix := h.Table, h.Index
-	if ix.Pos.IsZero() || len(cat.Changes) == 0 {
+	if ix.Pos.IsZero() || len(p.Catalog.Changes) == 0 {
 		return nil
 	}
-	if x == nil {
-		x = newNameIndex() // a Pass made outside Run: nothing to share
-	}
-	hist := x.history(cat)
+	hist := p.history()
 	after := func(pos catalog.Pos) bool { return !pos.IsZero() && hist.Before(ix.Pos, pos) }
 	var out []opening
 	holeColumns := map[string]bool{}
@@ -51,7 +49,7 @@ func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
 	if after(ix.RenamedAt) {
 		out = append(out, opening{ix.RenamedAt, "the index was renamed to " + ix.Name})
 	}
-	for _, ch := range x.changesOf(cat, t) {
+	for _, ch := range p.changesOf(t) {
 		if !after(ch.Pos) {
 			continue
 		}
@@ -59,11 +57,11 @@ func (x *nameIndex) openings(cat *catalog.Catalog, h *hole) []opening {
 		case catalog.ChangeDropIndex, catalog.ChangeDropConstraint:
 			if ch.Index != nil && ch.Index.Unique && coveredWith(t, ix, h.Parts, ch.Index) {
 				out = append(out, opening{ch.Pos, "the unique index " + ch.Index.Name + ", which covered the rows where " +
-					englishList(partList(h.Parts), "or") + " is NULL, was dropped"})
+					prose.List(prose.Parts(h.Parts), "or") + " is NULL, was dropped"})
 			}
 			if ch.Check != nil && ch.Check.Validated && provedBy(t, ix, h.Parts, ch.Check) {
 				out = append(out, opening{ch.Pos, "CHECK " + ch.Check.Name + ", which kept " +
-					englishList(partList(h.Parts), "and") + " from being NULL, was dropped"})
+					prose.List(prose.Parts(h.Parts), "and") + " from being NULL, was dropped"})
 			}
 		case catalog.ChangeRenameColumn:
 			if holeColumns[ch.Object] {
@@ -119,30 +117,6 @@ func placeAtOpening(f *Finding, ix *catalog.Index, opened []opening) {
 	f.Pos = last.Pos
 	f.Related = append(related, f.Related...)
 	f.Notes = append([]string{"reported here, where " + last.What}, f.Notes...)
-}
-
-// history orders the catalog's changes; built once per Run.
-func (x *nameIndex) history(cat *catalog.Catalog) nullsafe.History {
-	if x.hist == nil {
-		h := nullsafe.NewHistory(cat)
-		x.hist = &h
-	}
-	return *x.hist
-}
-
-// changesOf returns the recorded changes to t (by the table's name at the
-// time), grouped once per Run.
-func (x *nameIndex) changesOf(cat *catalog.Catalog, t *catalog.Table) []catalog.Change {
-	if x.byTable == nil {
-		x.byTable = map[string][]catalog.Change{}
-		for _, ch := range cat.Changes {
-			if ch.Table != "" {
-				key := ch.Schema + "." + ch.Table
-				x.byTable[key] = append(x.byTable[key], ch)
-			}
-		}
-	}
-	return x.byTable[t.Schema+"."+t.Name]
 }
 
 func openedAt(opened []opening, pos catalog.Pos) bool {

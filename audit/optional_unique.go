@@ -3,7 +3,9 @@ package audit
 import (
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -79,7 +81,7 @@ CREATE UNIQUE INDEX users_external_ref ON users (external_ref)
 
 func runOptionalUnique(p *Pass) {
 	checkedIndexes(p.Catalog, func(t *catalog.Table, ix *catalog.Index) {
-		h := findHoleIn(p.Catalog, t, ix).narrow(false)
+		h := p.holeOf(t, ix).narrow(false)
 		if h == nil {
 			return
 		}
@@ -94,7 +96,7 @@ func runOptionalUnique(p *Pass) {
 // deduplicate, and when that is intended.
 func optionalMessage(h *hole) string {
 	if len(h.Index.Parts) == 1 {
-		msg := indexHeader(h.Table, h.Index) + ": " + partWords(h.Parts[0]) +
+		msg := indexHeader(h.Table, h.Index) + ": " + prose.Part(h.Parts[0]) +
 			" may be NULL, so the index is unique when present: any number of " +
 			rowNoun(h.Table) + " with " + absentWords(h.Parts[0]) + " are accepted"
 		if h.Index.Predicate != nil {
@@ -103,18 +105,18 @@ func optionalMessage(h *hole) string {
 		return msg + notValidWords(h.NotValid)
 	}
 	t, ix := h.Table, h.Index
-	names := partList(h.Parts)
+	names := prose.Parts(h.Parts)
 	var without, scope []string
 	for _, p := range h.Parts {
-		without = append(without, "without "+partWords(p))
+		without = append(without, "without "+prose.Part(p))
 	}
 	for _, p := range ix.Parts {
 		if !nullsafe.PartIn(p, h.Parts) {
-			scope = append(scope, partWords(p))
+			scope = append(scope, prose.Part(p))
 		}
 	}
 	var b strings.Builder
-	b.WriteString(indexHeader(t, ix) + ": " + englishList(names, "and") + " may be NULL, so ")
+	b.WriteString(indexHeader(t, ix) + ": " + prose.List(names, "and") + " may be NULL, so ")
 	if ix.Predicate != nil {
 		b.WriteString("among rows where " + ix.Predicate.String() + ", ")
 	}
@@ -124,7 +126,7 @@ func optionalMessage(h *hole) string {
 	}
 	b.WriteString(" are not deduplicated")
 	if len(scope) > 0 {
-		b.WriteString(" within " + englishList(scope, "and"))
+		b.WriteString(" within " + prose.List(scope, "and"))
 	}
 	b.WriteString("; " + intendedWords(h, scope))
 	b.WriteString(notValidWords(h.NotValid))
@@ -139,12 +141,12 @@ func intendedWords(h *hole, scope []string) string {
 	switch {
 	case len(h.Parts) == 1 && col != nil && booleanColumn(h.cat, col) && len(scope) > 0:
 		return "intended when " + c.Column + " is TRUE or NULL: then at most one row per " +
-			englishList(scope, "and") + " has it TRUE"
+			prose.List(scope, "and") + " has it TRUE"
 	case len(h.Parts) == 1 && optionalKey(c):
-		return "intended when a request that supplies no " + partWords(c) + " is not meant to be deduplicated " +
+		return "intended when a request that supplies no " + prose.Part(c) + " is not meant to be deduplicated " +
 			"(if every one must be, derive a fallback key from the action and its target instead of NULL)"
 	}
-	return "intended when a row may have no " + englishList(partList(h.Parts), "or")
+	return "intended when a row may have no " + prose.List(prose.Parts(h.Parts), "or")
 }
 
 // optionalKey reports whether the part is itself an idempotency or dedupe
@@ -163,7 +165,7 @@ func optionalKey(p catalog.IndexPart) bool {
 // design.
 func optionalNotes(h *hole) []string {
 	t, ix := h.Table, h.Index
-	names := englishList(partList(h.Parts), "or")
+	names := prose.List(prose.Parts(h.Parts), "or")
 	var notes []string
 	if len(ix.Parts) > 1 {
 		claim := claimTable(t)
@@ -172,7 +174,7 @@ func optionalNotes(h *hole) []string {
 			if nullsafe.PartIn(p, h.Parts) {
 				continue
 			}
-			why = append(why, partWords(p)+" is "+roleOf(h.cat, t, p, claim).why)
+			why = append(why, prose.Part(p)+" is "+roleOf(h.cat, t, p, claim).why)
 		}
 		if len(why) > 0 {
 			notes = append(notes, "read as unique when present because the other key parts only scope the row: "+
@@ -186,7 +188,7 @@ func optionalNotes(h *hole) []string {
 	for _, p := range h.Parts {
 		if optionalKey(p) {
 			notes = append(notes, "if every request must be deduplicated, derive a fallback key (the action and its "+
-				"target) instead of leaving "+partWords(p)+" NULL, and make it NOT NULL: the gate then never depends on "+
+				"target) instead of leaving "+prose.Part(p)+" NULL, and make it NOT NULL: the gate then never depends on "+
 				"NULL semantics")
 		}
 	}
@@ -199,7 +201,7 @@ func presentWords(parts []catalog.IndexPart) string {
 	for _, p := range parts {
 		conj = append(conj, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 	}
-	return whereSQL(conj)
+	return fixes.Where(conj)
 }
 
 // ownKeyNotes say, for parts whose NULL rows keep only an identity that may
@@ -216,12 +218,12 @@ func ownKeyNotes(h *hole) []string {
 		if !nullsafe.PartIn(k, keys) {
 			keys = append(keys, k)
 		}
-		by[k.String()] = append(by[k.String()], partWords(r.part))
+		by[k.String()] = append(by[k.String()], prose.Part(r.part))
 	}
 	var notes []string
 	for _, k := range keys {
-		notes = append(notes, "rows without "+englishList(by[k.String()], "or")+" still have "+partWords(k)+
-			", but "+partWords(k)+" may be NULL too: beside the parts that scope the row it is the row's own "+
+		notes = append(notes, "rows without "+prose.List(by[k.String()], "or")+" still have "+prose.Part(k)+
+			", but "+prose.Part(k)+" may be NULL too: beside the parts that scope the row it is the row's own "+
 			"optional key, so the index reads unique when present through both")
 	}
 	return notes

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/idemcheck/idemcheck/audit/internal/fixes"
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -57,7 +58,7 @@ func runPartitionLocalUnique(p *Pass) {
 					"so the same key is accepted once in every partition",
 					indexHeader(t, ix), t.DisplayName(), parent.DisplayName(), keyWords(ix)),
 				Pos:   ix.Pos,
-				Fixes: []Fix{parentIndexFix(p, parent, ix)},
+				Fixes: []Fix{fixes.ParentIndex(p.namer(parent), parent, ix)},
 			})
 		}
 	}
@@ -98,17 +99,4 @@ func partsSubset(sub, of []catalog.IndexPart) bool {
 		}
 	}
 	return len(sub) > 0
-}
-
-// parentIndexFix creates the index on the parent; PostgreSQL adopts each
-// partition's equivalent index instead of building another.
-func parentIndexFix(p *Pass, parent *catalog.Table, ix *catalog.Index) Fix {
-	name := newNamer(p, parent).relation(parent.Name+"_"+joinWords(ix.Parts), "key")
-	return Fix{
-		Title: "create the unique index on the partitioned table " + parent.Name,
-		SQL:   createIndexSQL(parent, name, ix.Parts, ix.Include, ix.NullsNotDistinct, catalog.Conjuncts(ix.Predicate)),
-		Caveat: "PostgreSQL refuses it (0A000) unless the key includes every partition key column; when it cannot, " +
-			"keep the key unique in a separate unpartitioned table. " + buildNote(parent),
-		Precheck: duplicateRowsQuery(parent, ix),
-	}
 }

@@ -78,7 +78,7 @@ func TestRuleExamples(t *testing.T) {
 				// An example that names what does not exist would prove
 				// nothing: it must replay without a single note.
 				replayer := sqlparse.NewReplayer(catalog.New())
-				for _, st := range sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src}).Statements {
+				for _, st := range sqlparse.Split(sqlparse.Input{Path: path, Text: src}).Statements {
 					for _, d := range replayer.Apply(st) {
 						t.Errorf("%s example: %s", ex.name, d)
 					}

@@ -9,34 +9,22 @@ import (
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
-// applyDirectives is what lint does with one file's comments: read the
-// ignore directives, mark what they cover, report the ones that cover
-// nothing, and keep only what a user would see reported. The fixture
-// harness runs it, so a fixture's ignore comments work as they do in lint.
-func applyDirectives(findings []audit.Finding, split sqlparse.SplitResult) []audit.Finding {
-	var comments []audit.SourceComment
-	for _, c := range split.Comments {
-		comments = append(comments, audit.SourceComment{Text: c.Text, Pos: c.Pos})
-	}
-	spans := make([]audit.Span, len(split.Statements))
-	for i, st := range split.Statements {
-		spans[i] = audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))}
-	}
-	all := audit.Suppress(findings, audit.FileDirectives(comments, spans), func(string) bool { return true })
-	return slices.DeleteFunc(all, func(f audit.Finding) bool { return f.Suppressed != nil })
+// fileDirectives are the ignore directives of one file, read as lint reads
+// them, so that a fixture's ignore comments work as they do in lint.
+func fileDirectives(split sqlparse.SplitResult) []audit.Directive {
+	return audit.FileDirectives(toComments(split.Comments), toSpans(split.Statements))
 }
 
 func suppressFixture(t *testing.T, src string) []audit.Finding {
 	t.Helper()
 	const path = "s.sql"
-	split := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: path, Layout: sqlparse.LayoutPlain}, Text: src})
+	split := sqlparse.Split(sqlparse.Input{Path: path, Text: src})
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
 	for _, st := range split.Statements {
 		r.Apply(st)
 	}
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
-	return audit.Suppress(findings, audit.FileDirectives(toComments(split.Comments), toSpans(split.Statements)), func(string) bool { return true })
+	return lintCatalog(t, cat, fileDirectives(split), 16)
 }
 
 func toComments(cs []sqlparse.Comment) []audit.SourceComment {

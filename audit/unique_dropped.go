@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -266,19 +267,19 @@ func droppedFinding(h *keyHistory, ep *dropEpisode, v dropVerdict) Finding {
 		f.Message = fmt.Sprintf("%s and %s %s replaces it: uniqueness narrowed to per-%s, so two %s with the same %s "+
 			"and different %s are both accepted",
 			head, catalog.QuoteIdent(n.Name), keyWords(n), perWords(v.extra), rowNoun(&catalog.Table{Name: ch.Table}),
-			englishList(ix.PartNames(), "and"), englishList(v.extra, "or"))
+			prose.List(ix.PartNames(), "and"), prose.List(v.extra, "or"))
 		f.Related = append(f.Related, Related{Pos: n.Pos, Message: "replaced here by " + n.Name + " " + keyWords(n)})
 		return f.WithSeverity(Info)
 	}
 	if why, related := h.declaredDrop(ep); why != "" {
 		f.Message = fmt.Sprintf("%s%s, so the loss is intended: from here on rows with the same %s are all accepted",
-			head, why, englishList(ix.PartNames(), "and"))
+			head, why, prose.List(ix.PartNames(), "and"))
 		f.Related = append(f.Related, related...)
 		return f.WithSeverity(Info)
 	}
 	f.Message = fmt.Sprintf("%s and no migration restores uniqueness over %s or part of it, "+
 		"so from here on rows with the same %s are all accepted",
-		head, keyWords(ix), englishList(ix.PartNames(), "and"))
+		head, keyWords(ix), prose.List(ix.PartNames(), "and"))
 	for _, m := range v.misses {
 		f.Related = append(f.Related, Related{Pos: m.index.ix.Pos,
 			Message: "unique index " + m.index.ix.Name + " " + keyWords(m.index.ix) + " created here does not restore it: " + m.why})

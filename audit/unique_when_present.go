@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -73,7 +74,7 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	if len(ix.Parts) < 2 {
 		return r // a single part has nothing beside it: unique when present
 	}
-	if r.arc = arcIntent(t, c); len(r.arc) > 0 {
+	if r.arc = nullsafe.ArcIntent(t, c); len(r.arc) > 0 {
 		return r
 	}
 	if r.root = rootValue(t, ix, c, claim, cat); r.root != "" {
@@ -156,12 +157,12 @@ func rootValue(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim b
 		if !nullsafe.NullSafe(t, ix, p, nil).Safe || roleOf(cat, t, p, claim).role == roleIdentity {
 			return ""
 		}
-		rest = append(rest, partWords(p))
+		rest = append(rest, prose.Part(p))
 	}
 	if len(rest) == 0 {
 		return ""
 	}
-	scope := englishList(rest, "and")
+	scope := prose.List(rest, "and")
 	if fk := t.ForeignKeyOn(c.Column); fk != nil && len(fk.Columns) == 1 && refersTo(fk, t) {
 		return c.Column + " references " + t.Name + " itself, so the index keeps one row per " + c.Column +
 			" within " + scope + " (a chain), and a row without " + c.Column + " is the first of it: two such rows " +
@@ -406,8 +407,8 @@ func discriminatorName(words []string) bool {
 }
 
 // booleanColumn reports whether the column is boolean: through a domain
-// too when the catalog is at hand (findHole's callers outside these rules
-// pass none).
+// too when the catalog is at hand (Pass.tableHoleOf reads a hole without
+// it).
 func booleanColumn(cat *catalog.Catalog, c *catalog.Column) bool {
 	if cat != nil {
 		return isBoolean(cat, c)
@@ -462,55 +463,6 @@ func isColumn(e catalog.Expr, col string) bool {
 			return false
 		}
 	}
-}
-
-// arcIntent lists the columns a CHECK of t (validated or not: it states
-// the design either way) forces non-NULL whenever c is NULL.
-func arcIntent(t *catalog.Table, c catalog.IndexPart) []string {
-	var out []string
-	for _, col := range t.Columns {
-		if len(arcChecksFor(t, c, col)) > 0 {
-			out = append(out, col.Name)
-		}
-	}
-	return out
-}
-
-// arcChecks are the CHECKs of t that make another nullable column non-NULL
-// whenever c is NULL.
-func arcChecks(t *catalog.Table, c catalog.IndexPart) []*catalog.Check {
-	var out []*catalog.Check
-	for _, col := range t.Columns {
-		for _, ck := range arcChecksFor(t, c, col) {
-			if !containsCheck(out, ck) {
-				out = append(out, ck)
-			}
-		}
-	}
-	return out
-}
-
-func arcChecksFor(t *catalog.Table, c catalog.IndexPart, col *catalog.Column) []*catalog.Check {
-	if nullsafe.SamePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
-		return nil
-	}
-	target := &catalog.ColumnRef{Name: col.Name}
-	var out []*catalog.Check
-	for _, ck := range t.Checks {
-		if nullsafe.ForcedWhenNull(ck.Expr, target, nullsafe.PartExpr(c)) {
-			out = append(out, ck)
-		}
-	}
-	return out
-}
-
-func containsCheck(list []*catalog.Check, ck *catalog.Check) bool {
-	for _, x := range list {
-		if x == ck {
-			return true
-		}
-	}
-	return false
 }
 
 // claimTable reports whether t is a claim or dedupe table: its name says

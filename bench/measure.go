@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
 // lintResult is what was measured for one corpus.
@@ -61,7 +59,7 @@ func measureCorpus(c *corpus, bin string, o options, log io.Writer) (*lintResult
 		}
 		lints = append(lints, d)
 		r.maxRSS = max(r.maxRSS, rss)
-		r.statements, d = sqlparse.ParseBaseline([]string{c.Path}, "")
+		r.statements, d = parseBaseline([]string{c.Path})
 		parses = append(parses, d)
 	}
 	r.lint, r.parse = slices.Min(lints), slices.Min(parses)

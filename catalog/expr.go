@@ -140,11 +140,10 @@ func joinArgs(args []Expr, sep string) string {
 // paren wraps compound expressions in parentheses so that String output
 // always parses back to the same tree.
 func paren(e Expr) string {
-	switch e.(type) {
+	switch f := e.(type) {
 	case *ColumnRef, *Const, *List:
 		return e.String()
 	case *Func:
-		f := e.(*Func)
 		if !f.Op && !f.Cast {
 			return e.String()
 		}

@@ -15,7 +15,7 @@ const (
 	readmePath  = "../README.md"
 	rulesStart  = "<!-- rules:start -->"
 	rulesEnd    = "<!-- rules:end -->"
-	regenerator = "go test ./cmd -run TestReadmeRuleTable -update"
+	regenerator = "scripts/regen.sh"
 )
 
 // TestReadmeRuleTable fails when the README's rule table is not what the

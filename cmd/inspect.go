@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/config"
 	"github.com/idemcheck/idemcheck/inspect"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/report"
 )
 
@@ -75,46 +75,25 @@ hold NULL in the key and the groups of rows that already collide.`,
 
 // inspectSettings are the flags checked and turned into typed values.
 type inspectSettings struct {
-	rules       []*audit.Rule
-	severities  map[string]audit.Severity
-	threshold   failThreshold
-	minSeverity audit.Severity
-	color       bool
-	filter      inspect.Filter
+	auditSettings
+	filter inspect.Filter
 }
 
 func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
 	var st inspectSettings
 	var err error
-	if err = o.audit.checkFormat(); err != nil {
-		return st, err
-	}
-	if o.pgVersionSet {
-		if err = o.audit.checkPGVersion(); err != nil {
-			return st, err
+	st.auditSettings, err = o.audit.settings(s, o.pgVersionSet, func() error {
+		if o.audit.FixSQL != "" {
+			if info, err := os.Stat(o.audit.FixSQL); err == nil && info.IsDir() {
+				return usageError("--fix-sql %s: inspect writes one file of fixes; a migration directory is for lint", o.audit.FixSQL)
+			}
 		}
-	}
-	if o.audit.FixSQL != "" {
-		if info, err := os.Stat(o.audit.FixSQL); err == nil && info.IsDir() {
-			return st, usageError("--fix-sql %s: inspect writes one file of fixes; a migration directory is for lint", o.audit.FixSQL)
+		if o.Timeout <= 0 {
+			return usageError("--timeout must be positive, got %s", o.Timeout)
 		}
-	}
-	if o.Timeout <= 0 {
-		return st, usageError("--timeout must be positive, got %s", o.Timeout)
-	}
-	if st.threshold, err = o.audit.failThreshold(); err != nil {
-		return st, err
-	}
-	if st.minSeverity, err = o.audit.minSeverity(); err != nil {
-		return st, err
-	}
-	if st.rules, err = o.audit.selectRules(); err != nil {
-		return st, err
-	}
-	if st.severities, err = o.audit.severityOverrides(); err != nil {
-		return st, err
-	}
-	if st.color, err = o.audit.useColor(s); err != nil {
+		return nil
+	})
+	if err != nil {
 		return st, err
 	}
 	st.filter = inspect.Filter{Schemas: o.Schemas, Tables: o.Tables}
@@ -161,11 +140,28 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if o.pgVersionSet {
 		pgVersion = o.audit.PGVersion
 	}
-	findings := audit.Run(snap.Catalog, st.rules, audit.Options{PGVersion: pgVersion, Live: true})
-	findings = audit.Suppress(findings, configDirectives(o.config), func(id string) bool { return ruleSelected(st.rules, id) })
-	applySeverities(findings, st.severities)
-	if o.Data {
-		runDataChecks(ctx, sess, snap, findings, s)
+	res, err := pipeline.Run(pipeline.Input{
+		Catalog:    snap.Catalog,
+		Directives: configDirectives(o.config),
+		Inputs:     []report.Input{{Path: where(sess), Layout: "live"}},
+		Summary:    report.Summary{Live: true, Tables: snap.Tables, RoundTrips: catalogTrips},
+	}, pipeline.Options{
+		Rules:       st.Rules,
+		Audit:       audit.Options{PGVersion: pgVersion, Live: true},
+		Severities:  st.Severities,
+		MinSeverity: st.MinSeverity,
+		Enrich: func(findings []audit.Finding, summary *report.Summary) {
+			if o.Data {
+				runDataChecks(ctx, sess, snap, findings, s)
+				summary.RoundTrips = sess.RoundTrips()
+			}
+		},
+		New:     newFilter.options("inspect"),
+		Version: toolVersion(),
+		Start:   start,
+	})
+	if err != nil {
+		return usageError("%v", err)
 	}
 	if o.audit.Verbose {
 		fmt.Fprintf(s.Err, "inspect: %s, PostgreSQL %d.%d: %d tables, %d indexes read in %d round trips\n",
@@ -175,28 +171,16 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		}
 		fmt.Fprintf(s.Err, "inspect: catalog queries (one batch): %s\n", strings.Join(inspect.QueryNames(sess.ServerVersion), ", "))
 	}
-	doc := &report.Document{
-		Tool:     report.ToolName,
-		Version:  toolVersion(),
-		Inputs:   []report.Input{{Path: where(sess), Layout: "live"}},
-		Findings: findings,
-		Summary: report.Summary{Live: true, Tables: snap.Tables, RoundTrips: sess.RoundTrips(),
-			Elapsed: time.Since(start)},
-		MinSeverity: st.minSeverity,
-	}
-	if err := newFilter.apply("inspect", st.rules, true, doc, s); err != nil {
-		return err
-	}
-	findings = doc.Findings
-	if err := writeReport(s.Out, doc, o.audit.Format, report.Options{Color: st.color, Verbose: o.audit.Verbose}); err != nil {
+	newFilter.reportWritten(res, s)
+	if err := writeReport(s.Out, res, o.audit.Format, report.Options{Color: st.Color, Verbose: o.audit.Verbose}); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.audit.FixSQL != "" {
-		if err := writeFixSQL(o.audit.FixSQL, findings, nil, "", s); err != nil {
+		if err := writeFixSQL(o.audit.FixSQL, res.Findings(), nil, "", s); err != nil {
 			return err
 		}
 	}
-	if st.threshold.fails(findings) && !newFilter.accepted() {
+	if res.Fails(st.FailOn) {
 		return exitWith(ExitFindings)
 	}
 	return nil
@@ -208,20 +192,10 @@ func where(sess *inspect.Session) string {
 }
 
 // runDataChecks counts, for each finding about nullable key parts, the rows
-// holding NULL there and the groups that already collide, and stores the
-// counts on the finding (Data, and a note people can read).
+// holding NULL there and the groups that already collide, and puts the
+// counts on the finding (audit.AddData: Data, notes, and what they change).
+// On a terminal, stderr shows the progress.
 func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Snapshot, findings []audit.Finding, s *Streams) {
-	indexes := indexesByObject(snap.Catalog)
-	var checks []inspect.DataCheck
-	var owners []int
-	for i, f := range findings {
-		target, ok := indexes[f.Object]
-		if !ok || len(f.Columns) == 0 {
-			continue
-		}
-		checks = append(checks, inspect.DataCheck{Table: target.table, Index: target.index, Parts: f.Columns})
-		owners = append(owners, i)
-	}
 	var progress inspect.Progress
 	if s.ErrTerminal {
 		progress = func(done, total int, object string) {
@@ -232,83 +206,9 @@ func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Sna
 			fmt.Fprintf(s.Err, "\r\033[Kdata checks: %d of %d queries, %s", done, total, object)
 		}
 	}
-	results := sess.CheckData(ctx, snap, checks, progress)
-	for k, parts := range results {
-		f := &findings[owners[k]]
-		f.Data = dataCounts(parts)
-		f.Notes = append(f.Notes, dataNotes(f.Data)...)
-		audit.UseData(f)
-	}
-}
-
-type indexTarget struct {
-	table *catalog.Table
-	index *catalog.Index
-}
-
-// indexesByObject maps "schema.table.index", the Object of a live finding,
-// to the table and index.
-func indexesByObject(cat *catalog.Catalog) map[string]indexTarget {
-	out := map[string]indexTarget{}
-	for _, t := range cat.Tables() {
-		for _, ix := range t.Indexes {
-			out[t.QualifiedName()+"."+ix.Name] = indexTarget{t, ix}
+	for i, d := range sess.CountFindings(ctx, snap, findings, progress) {
+		if d != nil {
+			audit.AddData(&findings[i], d)
 		}
 	}
-	return out
-}
-
-func dataCounts(parts []inspect.PartData) *audit.DataCounts {
-	d := &audit.DataCounts{}
-	for _, p := range parts {
-		d.Parts = append(d.Parts, audit.PartCounts{
-			Part:                   p.Part,
-			NullRows:               p.NullRows.N,
-			NullRowsSkipped:        p.NullRows.Skipped,
-			CollidingGroups:        p.CollidingGroups.N,
-			CollidingGroupsSkipped: p.CollidingGroups.Skipped,
-			Rows:                   p.Rows.N,
-			RowsSkipped:            p.Rows.Skipped,
-		})
-	}
-	return d
-}
-
-// dataNotes says what the counts mean, one note per part.
-func dataNotes(d *audit.DataCounts) []string {
-	var notes []string
-	for _, p := range d.Parts {
-		var b strings.Builder
-		fmt.Fprintf(&b, "data: %s: ", p.Part)
-		switch {
-		case p.NullRowsSkipped != "":
-			fmt.Fprintf(&b, "NULL count skipped (%s)", p.NullRowsSkipped)
-		case p.NullRows == 0 && p.RowsSkipped == "" && p.Rows == 0:
-			b.WriteString("the index covers no row yet")
-		case p.NullRows == 0 && p.RowsSkipped == "":
-			fmt.Fprintf(&b, "no row of the %d the index covers holds NULL", p.Rows)
-		case p.NullRows == 0:
-			b.WriteString("no row holds NULL")
-		default:
-			fmt.Fprintf(&b, "%s NULL", countWords(p.NullRows, "row holds", "rows hold"))
-		}
-		switch {
-		case p.CollidingGroupsSkipped != "":
-			fmt.Fprintf(&b, "; collision count skipped (%s)", p.CollidingGroupsSkipped)
-		case p.CollidingGroups > 0:
-			fmt.Fprintf(&b, "; %s if NULLs were equal: the hole was used, and a NULLS NOT DISTINCT or split index fails to build until they are resolved",
-				countWords(p.CollidingGroups, "group of rows already collides", "groups of rows already collide"))
-		case p.NullRows > 0:
-			b.WriteString("; no rows collide yet")
-		}
-		notes = append(notes, b.String())
-	}
-	return notes
-}
-
-func countWords(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

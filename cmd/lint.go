@@ -16,6 +16,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/config"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/report"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
@@ -28,7 +29,7 @@ type lintOptions struct {
 	Queries []string // query files (sqlc and the like) holding INSERT ... ON CONFLICT
 	Layout  sqlparse.Layout
 	Format  string
-	FailOn  failThreshold
+	FailOn  pipeline.Threshold
 	// MinSeverity is the lowest severity printed.
 	MinSeverity audit.Severity
 	PGVersion   int
@@ -135,27 +136,11 @@ func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*
 	if opts.Layout, err = sqlparse.ParseLayout(layout); err != nil {
 		return nil, usageError("--layout: %v", err)
 	}
-	if err = f.checkFormat(); err != nil {
+	st, err := f.settings(s, true, nil)
+	if err != nil {
 		return nil, err
 	}
-	if err = f.checkPGVersion(); err != nil {
-		return nil, err
-	}
-	if opts.FailOn, err = f.failThreshold(); err != nil {
-		return nil, err
-	}
-	if opts.MinSeverity, err = f.minSeverity(); err != nil {
-		return nil, err
-	}
-	if opts.Rules, err = f.selectRules(); err != nil {
-		return nil, err
-	}
-	if opts.Severities, err = f.severityOverrides(); err != nil {
-		return nil, err
-	}
-	if opts.Color, err = f.useColor(s); err != nil {
-		return nil, err
-	}
+	opts.FailOn, opts.MinSeverity, opts.Rules, opts.Severities, opts.Color = st.FailOn, st.MinSeverity, st.Rules, st.Severities, st.Color
 	return opts, nil
 }
 
@@ -174,17 +159,19 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	replayer := sqlparse.NewReplayer(cat)
 	perFile := map[string]int{}
 	spans := map[string][]audit.Span{}
-	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic {
+	applyParsed := func(p *sqlparse.Parsed) []sqlparse.Diagnostic {
+		st := p.Statement
 		perFile[st.File]++
 		spans[st.File] = append(spans[st.File], audit.Span{Start: st.Pos, End: st.PosAt(len(st.Text))})
-		return replayer.Apply(st)
+		return replayer.ApplyParsed(p)
 	}
+	apply := func(st sqlparse.Statement) []sqlparse.Diagnostic { return applyParsed(sqlparse.Parse(st)) }
 	// Rails' db/schema.rb and Prisma schemas are read by package
 	// frameworks, after the SQL, which wins where both describe a database.
 	sqlPaths, schemas := findSchemaFiles(opts.Paths)
 	// The configuration's include and exclude globs choose files before
 	// they are read: an excluded file is neither counted nor checked.
-	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: apply, Include: opts.Config.Match, Vars: opts.Vars})
+	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: applyParsed, Include: opts.Config.Match, Vars: opts.Vars})
 	schemas.load(cat, loaded.Trees, apply)
 	loaded.Diagnostics = append(loaded.Diagnostics, schemas.diags...)
 	loaded.Files += schemas.files()
@@ -192,49 +179,50 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	if len(opts.Queries) > 0 {
 		// Query files hold DML, not a migration layout: read them as plain
 		// SQL, after the schema they query.
-		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: apply, Vars: opts.Vars}))
+		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: applyParsed, Vars: opts.Vars}))
 	}
-	findings := audit.Run(cat, opts.Rules, audit.Options{PGVersion: opts.PGVersion})
-	schemas.addFixes(findings, cat, opts.PGVersion)
-	findings = audit.Suppress(findings, append(lintDirectives(loaded, spans, opts), schemas.directives()...), opts.ran)
-	applySeverities(findings, opts.Severities)
-	audit.SortFindings(findings)
-
-	doc := &report.Document{
-		Tool:        report.ToolName,
-		Version:     toolVersion(),
+	res, err := pipeline.Run(pipeline.Input{
+		Catalog:     cat,
+		Directives:  append(lintDirectives(loaded, spans, opts), schemas.directives()...),
 		Inputs:      append(lintInputs(loaded.Trees, perFile), schemas.inputs...),
-		Findings:    findings,
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
-			SkippedFiles: loaded.SkippedFiles, SkippedStatements: loaded.SkippedStatements, Elapsed: time.Since(start)},
+			SkippedFiles: loaded.SkippedFiles, SkippedStatements: loaded.SkippedStatements},
+	}, pipeline.Options{
+		Rules:       opts.Rules,
+		Audit:       audit.Options{PGVersion: opts.PGVersion},
+		Severities:  opts.Severities,
 		MinSeverity: opts.MinSeverity,
+		Amend:       func(findings []audit.Finding) { schemas.addFixes(findings, cat, opts.PGVersion) },
+		New:         opts.New.options("lint"),
+		Version:     toolVersion(),
+		Start:       start,
+	})
+	if err != nil {
+		return usageError("%v", err)
 	}
-	if err := opts.New.apply("lint", opts.Rules, false, doc, s); err != nil {
-		return err
-	}
-	findings = doc.Findings
+	opts.New.reportWritten(res, s)
 	if opts.Verbose {
 		opts.New.describe(s)
 		if _, err := fmt.Fprintln(s.Err, describeConfig(opts.Config)); err != nil {
 			return err
 		}
-		if err := describeInputs(s.Err, doc.Inputs); err != nil {
+		if err := describeInputs(s.Err, res.Doc.Inputs); err != nil {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, doc, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
+	if err := writeReport(s.Out, res, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if opts.FixSQL != "" {
-		if err := writeFixSQL(opts.FixSQL, findings, loaded.Trees, opts.Layout, s); err != nil {
+		if err := writeFixSQL(opts.FixSQL, res.Findings(), loaded.Trees, opts.Layout, s); err != nil {
 			return err
 		}
 	}
-	if hasInputErrors(loaded.Diagnostics) {
+	if res.InputErrors() {
 		return exitWith(ExitUsage)
 	}
-	if opts.FailOn.fails(findings) && !opts.New.accepted() {
+	if res.Fails(opts.FailOn) {
 		return exitWith(ExitFindings)
 	}
 	return nil
@@ -252,19 +240,6 @@ func appendLoad(to, from *sqlparse.LoadResult) {
 	for path, comments := range from.Comments {
 		to.Comments[path] = append(to.Comments[path], comments...)
 	}
-}
-
-// ran says whether a rule was selected for this run; suppression only
-// judges directives for rules that ran.
-func (o *lintOptions) ran(id string) bool { return ruleSelected(o.Rules, id) }
-
-func ruleSelected(rules []*audit.Rule, id string) bool {
-	for _, r := range rules {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // lintDirectives reads the ignore directives of every file that was
@@ -286,11 +261,11 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 	return append(out, configDirectives(opts.Config)...)
 }
 
-// writeReport writes doc in the named format. SARIF and GitLab name files
-// from the repository root, found from the working directory.
-func writeReport(w io.Writer, doc *report.Document, format string, opts report.Options) error {
+// writeReport writes res's report in the named format. SARIF and GitLab
+// name files from the repository root, found from the working directory.
+func writeReport(w io.Writer, res *pipeline.Result, format string, opts report.Options) error {
 	opts.Paths.Root, opts.Paths.Prefix = repoRoot()
-	return report.Write(w, doc, format, opts)
+	return res.Write(w, format, opts)
 }
 
 // lintInputs describes each tree that was read; statements are counted per
@@ -346,15 +321,6 @@ func reportDiagnostics(ds []sqlparse.Diagnostic) []report.Diagnostic {
 		out = append(out, report.Diagnostic{Level: level, Pos: d.Pos, SQLState: d.SQLState, Message: d.Message})
 	}
 	return out
-}
-
-func hasInputErrors(ds []sqlparse.Diagnostic) bool {
-	for _, d := range ds {
-		if d.Level == sqlparse.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // repoRoot finds the repository root (the nearest parent of the working

@@ -6,10 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/newfindings"
-	"github.com/idemcheck/idemcheck/report"
+	"github.com/idemcheck/idemcheck/pipeline"
 )
 
 // newFindingsFlags are the flags that narrow a report to what is new:
@@ -61,34 +59,24 @@ func (f *newFindingsFlags) prepare(ctx context.Context) (*newFindingsFilter, err
 	return nf, nil
 }
 
-// apply writes the baseline when asked, then hides what is not new. The
-// document gets the findings to report, the count left out, and notes on
-// the baseline (entries that match nothing, findings it cannot judge).
-func (nf *newFindingsFilter) apply(command string, rules []*audit.Rule, live bool, doc *report.Document, s *Streams) error {
+// options are what the pipeline needs to hide what is not new, and to
+// write the baseline; a nil filter hides nothing.
+func (nf *newFindingsFilter) options(command string) pipeline.New {
 	if nf == nil {
-		return nil
+		return pipeline.New{Command: command}
 	}
-	ran := newfindings.RulesRan(rules, live)
-	if path := nf.flags.WriteBaseline; path != "" {
-		n, err := newfindings.WriteBaseline(path, command, ran, doc.Findings)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		fmt.Fprintf(s.Err, "idemcheck: wrote %s to the baseline %s\n", countNoun(n, "finding"), path)
-	}
-	res := newfindings.Apply(doc.Findings, newfindings.Options{Changes: nf.changes, Baseline: nf.baseline, Ran: ran})
-	doc.Findings = res.Findings
-	doc.Summary.Unchanged = res.NotNew
-	for _, note := range res.Notes {
-		doc.Diagnostics = append(doc.Diagnostics, report.Diagnostic{Level: report.LevelNote,
-			Pos: catalog.Pos{File: nf.flags.Baseline}, Message: note})
-	}
-	return nil
+	return pipeline.New{Command: command, Changes: nf.changes, Baseline: nf.baseline,
+		BaselinePath: nf.flags.Baseline, WriteBaseline: nf.flags.WriteBaseline}
 }
 
-// accepted reports whether this run wrote a baseline: its findings are then
-// accepted, and do not fail the run.
-func (nf *newFindingsFilter) accepted() bool { return nf != nil && nf.flags.WriteBaseline != "" }
+// reportWritten says on stderr how many findings a run wrote to the
+// baseline, when it wrote one.
+func (nf *newFindingsFilter) reportWritten(res *pipeline.Result, s *Streams) {
+	if nf == nil || nf.flags.WriteBaseline == "" {
+		return
+	}
+	fmt.Fprintf(s.Err, "idemcheck: wrote %s to the baseline %s\n", countNoun(res.BaselineWritten, "finding"), nf.flags.WriteBaseline)
+}
 
 // describe is what -v says about the filter on stderr.
 func (nf *newFindingsFilter) describe(s *Streams) {

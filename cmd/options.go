@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/config"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/report"
 )
 
@@ -89,35 +90,62 @@ func (f *auditFlags) checkPGVersion() error {
 	return nil
 }
 
-// failThreshold is the --fail-on setting: findings at or above Severity fail
-// the run, unless Never is set.
-type failThreshold struct {
-	Severity audit.Severity
-	Never    bool
+// auditSettings are the shared flags checked and typed.
+type auditSettings struct {
+	Rules       []*audit.Rule
+	Severities  map[string]audit.Severity
+	FailOn      pipeline.Threshold
+	MinSeverity audit.Severity
+	Color       bool
 }
 
-func (f *auditFlags) failThreshold() (failThreshold, error) {
-	if f.FailOn == "none" {
-		return failThreshold{Never: true}, nil
+// settings checks the shared flags in the order their errors are reported:
+// format, then --pg-version when checkPG is set, then what the command
+// checks itself (more, which may be nil), then the rest.
+func (f *auditFlags) settings(s *Streams, checkPG bool, more func() error) (auditSettings, error) {
+	var st auditSettings
+	var err error
+	if err = f.checkFormat(); err != nil {
+		return st, err
 	}
-	if !slices.Contains(failOnNames, f.FailOn) {
-		return failThreshold{}, usageError("unknown --fail-on %q (want %s)", f.FailOn, strings.Join(failOnNames, ", "))
-	}
-	s, err := audit.ParseSeverity(f.FailOn)
-	return failThreshold{Severity: s}, err
-}
-
-// fails reports whether any finding that was not suppressed reaches t.
-func (t failThreshold) fails(findings []audit.Finding) bool {
-	if t.Never {
-		return false
-	}
-	for _, f := range findings {
-		if f.Suppressed == nil && f.Severity >= t.Severity {
-			return true
+	if checkPG {
+		if err = f.checkPGVersion(); err != nil {
+			return st, err
 		}
 	}
-	return false
+	if more != nil {
+		if err = more(); err != nil {
+			return st, err
+		}
+	}
+	if st.FailOn, err = f.failThreshold(); err != nil {
+		return st, err
+	}
+	if st.MinSeverity, err = f.minSeverity(); err != nil {
+		return st, err
+	}
+	if st.Rules, err = f.selectRules(); err != nil {
+		return st, err
+	}
+	if st.Severities, err = f.severityOverrides(); err != nil {
+		return st, err
+	}
+	if st.Color, err = f.useColor(s); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+// failThreshold is the --fail-on setting.
+func (f *auditFlags) failThreshold() (pipeline.Threshold, error) {
+	if f.FailOn == "none" {
+		return pipeline.Threshold{Never: true}, nil
+	}
+	if !slices.Contains(failOnNames, f.FailOn) {
+		return pipeline.Threshold{}, usageError("unknown --fail-on %q (want %s)", f.FailOn, strings.Join(failOnNames, ", "))
+	}
+	s, err := audit.ParseSeverity(f.FailOn)
+	return pipeline.Threshold{Severity: s}, err
 }
 
 // minSeverity is --min-severity: the lowest severity any format prints.
@@ -167,15 +195,6 @@ func (f *auditFlags) severityOverrides() (map[string]audit.Severity, error) {
 		out[id] = s
 	}
 	return out, nil
-}
-
-// applySeverities re-ranks findings as --severity asks.
-func applySeverities(findings []audit.Finding, overrides map[string]audit.Severity) {
-	for i := range findings {
-		if s, ok := overrides[findings[i].Rule]; ok {
-			findings[i].Severity = s
-		}
-	}
 }
 
 // useColor decides whether text output is coloured. "auto" follows the

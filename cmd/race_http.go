@@ -58,7 +58,11 @@ round's N requests.
 
 HTTP/1.1 withholds the tail of every request on pre-opened connections and
 releases them together (--split headers|last-byte); HTTP/2 sends every
-stream's withheld frames in one write (--sync h2, or auto over TLS with ALPN).
+stream's withheld frames in one write (--sync h2). --sync auto looks at the
+server (ALPN, HTTP/2 SETTINGS, the Server header of OPTIONS *), picks the
+mode that measures best for its kind (docs/race-sync.md) and says which
+and why; a server it cannot place gets a short measured pre-run when it
+sends Server-Timing or an oracle counts, and the default otherwise.
 
 A response is a win (--win, default 2xx), a refusal (--refuse, default
 409,425), a replay (marked Idempotent-Replayed: true, or --replay-header)

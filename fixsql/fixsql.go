@@ -148,7 +148,7 @@ func comment(text, prefix string) string {
 // statements splits a fix's SQL into its statements, each ending in a
 // semicolon, so that tools that want one statement per file get them.
 func statements(sql string) []string {
-	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: "fix.sql", Layout: sqlparse.LayoutPlain}, Text: sql})
+	res := sqlparse.Split(sqlparse.Input{Path: "fix.sql", Text: sql})
 	out := make([]string, 0, len(res.Statements))
 	for _, st := range res.Statements {
 		out = append(out, strings.TrimSpace(st.Text)+";")

@@ -409,7 +409,7 @@ func TestPrismaDifferential(t *testing.T) {
 			// what migrate diff --script prints. Same findings.
 			fromDDL := catalog.New()
 			r := sqlparse.NewReplayer(fromDDL)
-			for _, st := range sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: "ddl.sql", Layout: sqlparse.LayoutPlain}, Text: ddl}).Statements {
+			for _, st := range sqlparse.Split(sqlparse.Input{Path: "ddl.sql", Text: ddl}).Statements {
 				for _, d := range r.Apply(st) {
 					if d.Level == sqlparse.Error {
 						t.Errorf("lint of Prisma's DDL: %s", d)

@@ -9,6 +9,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -18,7 +19,8 @@ import (
 const fixtureRoot = "../testdata/frameworks"
 
 // lintSchema runs the real pipeline over one schema file: translate,
-// replay, every rule, ignore directives, framework fixes.
+// replay, then the audit pipeline as lint runs it (every rule, framework
+// fixes, ignore directives).
 func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
 	t.Helper()
 	kind := Rails
@@ -41,10 +43,15 @@ func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catal
 			t.Logf("%s", d)
 		}
 	}
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: pgVersion})
-	findings = audit.Suppress(findings, s.Directives(), func(string) bool { return true })
-	AddFixes(findings, cat, []*Source{s}, pgVersion)
-	return findings, cat, s
+	res, err := pipeline.Run(pipeline.Input{Catalog: cat, Directives: s.Directives()}, pipeline.Options{
+		Rules: audit.Rules,
+		Audit: audit.Options{PGVersion: pgVersion},
+		Amend: func(findings []audit.Finding) { AddFixes(findings, cat, []*Source{s}, pgVersion) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings(), cat, s
 }
 
 func fixtureFiles(t *testing.T) []string {

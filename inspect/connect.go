@@ -6,7 +6,9 @@
 // statement_timeout and lock_timeout, with a fixed number of round trips
 // whatever the size of the database. Only the system catalogs are read, which
 // every role that can connect may do; table rows are read only by the data
-// checks (CheckData), which the caller asks for explicitly.
+// checks (CheckData, and CountFindings, which returns them in the audit's
+// terms for the findings they concern), which the caller asks for
+// explicitly.
 //
 // The package never prints and never exits, and no error it returns contains
 // the connection password.

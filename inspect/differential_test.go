@@ -114,9 +114,9 @@ func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Stateme
 	cat := catalog.New()
 	replayer := sqlparse.NewReplayer(cat)
 	var statements []sqlparse.Statement
-	loaded := sqlparse.Load([]string{input}, sqlparse.LoadOptions{Apply: func(st sqlparse.Statement) []sqlparse.Diagnostic {
-		statements = append(statements, st)
-		return replayer.Apply(st)
+	loaded := sqlparse.Load([]string{input}, sqlparse.LoadOptions{Apply: func(p *sqlparse.Parsed) []sqlparse.Diagnostic {
+		statements = append(statements, p.Statement)
+		return replayer.ApplyParsed(p)
 	}})
 	var notes []sqlparse.Diagnostic
 	for _, d := range loaded.Diagnostics {

@@ -11,6 +11,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
@@ -63,8 +64,9 @@ func TestLiveRulesMatchTheirFixtures(t *testing.T) {
 	}
 }
 
-// inspectFixture builds a database from the fixture and runs rule on what
-// inspect reads back. A nonzero major pretends the server is that version.
+// inspectFixture builds a database from the fixture and judges what inspect
+// reads back through the audit pipeline inspect runs, with rule only. A
+// nonzero major pretends the server is that version.
 func inspectFixture(t *testing.T, path string, rule *audit.Rule, major int) []audit.Finding {
 	t.Helper()
 	_, statements, _ := lintInput(t, path)
@@ -76,7 +78,14 @@ func inspectFixture(t *testing.T, path string, rule *audit.Rule, major int) []au
 	if major != 0 {
 		snap.Catalog.ServerVersion = major * 10000
 	}
-	return audit.Run(snap.Catalog, []*audit.Rule{rule}, audit.Options{PGVersion: s.ServerMajor(), Live: true})
+	res, err := pipeline.Run(pipeline.Input{Catalog: snap.Catalog}, pipeline.Options{
+		Rules: []*audit.Rule{rule},
+		Audit: audit.Options{PGVersion: s.ServerMajor(), Live: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings()
 }
 
 // matchLive pairs each want of rule with one finding and fails on the rest;
@@ -132,7 +141,7 @@ func TestLiveRuleExamples(t *testing.T) {
 			}{{"Bad", rule.Bad, true}, {"Good", rule.Good, false}} {
 				dsn := newTestDB(t, liveExampleSetup[rule.ID])
 				conn := connectTo(t, dsn)
-				split := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: rule.ID + "-" + ex.name + ".sql", Layout: sqlparse.LayoutPlain}, Text: ex.sql})
+				split := sqlparse.Split(sqlparse.Input{Path: rule.ID + "-" + ex.name + ".sql", Text: ex.sql})
 				for _, st := range split.Statements {
 					if _, err := conn.Exec(t.Context(), st.Text, pgx.QueryExecModeSimpleProtocol); err != nil {
 						if ex.fires {

@@ -27,6 +27,9 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		fmt.Fprintf(&b, ", oracle %s", strings.TrimPrefix(res.Oracle, "the "))
 	}
 	b.WriteString("\n")
+	if res.SyncReason != "" {
+		fmt.Fprintf(&b, "sync: %s\n", res.SyncReason)
+	}
 	if verbose {
 		for _, n := range res.Notes {
 			fmt.Fprintf(&b, "note: %s\n", n)

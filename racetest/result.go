@@ -125,15 +125,18 @@ type Verdict struct {
 
 // Result is everything a probe run produced.
 type Result struct {
-	Target   string        `json:"target"`
-	Method   string        `json:"method,omitempty"`
-	N        int           `json:"n"`
-	Sync     string        `json:"sync"`
-	Split    string        `json:"split,omitempty"`
-	Window   time.Duration `json:"window_ns,omitempty"`
-	Rounds   []Round       `json:"rounds"`
-	Verdict  Verdict       `json:"verdict"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Target string `json:"target"`
+	Method string `json:"method,omitempty"`
+	N      int    `json:"n"`
+	Sync   string `json:"sync"`
+	// SyncReason says, when --sync auto chose the mode, which it chose and
+	// why (docs/race-sync.md).
+	SyncReason string        `json:"sync_reason,omitempty"`
+	Split      string        `json:"split,omitempty"`
+	Window     time.Duration `json:"window_ns,omitempty"`
+	Rounds     []Round       `json:"rounds"`
+	Verdict    Verdict       `json:"verdict"`
+	Warnings   []string      `json:"warnings,omitempty"`
 	// Oracle names the effect oracle that counted each round, if any.
 	Oracle string `json:"oracle,omitempty"`
 	// Calibration is what the server did with a finished key, probed once

@@ -109,3 +109,24 @@ func indentLines(text, indent string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// RulesReference is docs/rules-reference.md: every rule's id, default
+// severity, the catalog it needs, title, doc and examples, in registry
+// order. It is generated (scripts/regen.sh) and a test fails when the file
+// in the tree differs.
+func RulesReference(rules []*audit.Rule) string {
+	var b strings.Builder
+	b.WriteString("# Rule reference\n\n")
+	b.WriteString("<!-- Generated from the rule values in audit/ by scripts/regen.sh; do not edit. -->\n\n")
+	b.WriteString("Why the rules reason the way they do is in [rules.md](rules.md). `idemcheck rules ID`\n")
+	b.WriteString("prints the same text in a terminal.\n\n")
+	b.WriteString(RulesTable(rules))
+	for _, r := range rules {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n*default severity:* %s · *checks:* %s\n\n%s",
+			r.ID, r.Title, r.Severity, needsText(r.Needs), strings.TrimSpace(r.Doc)+"\n")
+		for _, ex := range ruleExamples(r) {
+			fmt.Fprintf(&b, "\n%s:\n\n```sql\n%s\n```\n", ex.label, ex.sql)
+		}
+	}
+	return b.String()
+}

@@ -255,7 +255,7 @@ func (r *reader) execute(c call) {
 		return
 	}
 	text := c.args[0].str
-	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: r.s.File, Layout: sqlparse.LayoutPlain}, Text: text.Value})
+	res := sqlparse.Split(sqlparse.Input{Path: r.s.File, Text: text.Value})
 	for _, d := range res.Diagnostics {
 		d.Pos = text.At(offsetOf(text.Value, d.Pos))
 		r.s.Diagnostics = append(r.s.Diagnostics, d)

@@ -88,27 +88,3 @@ func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, e
 	}
 	return tc, nil
 }
-
-// chooseSync resolves --sync auto: HTTP/2 when a TLS server agrees to it by
-// ALPN, HTTP/1.1 otherwise (cleartext HTTP/2 only when asked with --sync h2).
-func chooseSync(ctx context.Context, p *Probe) (string, []string, error) {
-	if p.Sync != SyncAuto {
-		return p.Sync, nil, nil
-	}
-	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
-	if err != nil {
-		return "", nil, err
-	}
-	if !t.tls {
-		return SyncH1, nil, nil
-	}
-	c, err := dial(ctx, p, t, []string{"h2", "http/1.1"})
-	if err != nil {
-		return "", nil, err
-	}
-	defer c.Close()
-	if c.(*tls.Conn).ConnectionState().NegotiatedProtocol == "h2" {
-		return SyncH2, nil, nil
-	}
-	return SyncH1, nil, nil
-}

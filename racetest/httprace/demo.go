@@ -24,6 +24,10 @@ const KeyHeader = "Idempotency-Key"
 // the body's last byte was read (ArrivalMetric).
 type Gate struct {
 	Window time.Duration
+	// Sleep makes the window a sleep (the handler's goroutine parked, as
+	// in a database round trip) instead of a spin (it keeps its thread);
+	// windows of 2 ms and more always sleep.
+	Sleep bool
 
 	mu     sync.Mutex
 	claims map[string]int
@@ -67,7 +71,11 @@ func (g *Gate) claim(key string) (int, bool) {
 		if g.Effects(key) > 0 {
 			return 0, false
 		}
-		spin(g.Window)
+		if g.Sleep {
+			time.Sleep(g.Window)
+		} else {
+			spin(g.Window)
+		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -50,9 +50,10 @@ func h1Bytes(r request, split string) (head, tail []byte) {
 }
 
 // burstH1 opens N connections, writes every head, lets them settle, then
-// wakes one goroutine per connection from a closed channel to write its
-// tail, and reads every response.
-func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
+// releases every tail as p.Release says (spinning goroutines by default)
+// and reads every response. round rotates the order of the locked-thread
+// release.
+func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error) {
 	head, tail := h1Bytes(r, p.Split)
 	conns, err := openAll(ctx, p, r.target)
 	if err != nil {
@@ -64,12 +65,15 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 	for i, c := range conns {
 		_, headErr[i] = c.Write(head)
 	}
-	// The release goroutines wait parked for most of the settle and spin
-	// for its last stretch, so that at the release every one of them is
-	// already running on a thread: waking parked goroutines costs a thread
-	// wake-up each, which on a small machine is the largest part of the
-	// spread.
-	spin := min(p.Settle/2, spinBeforeRelease)
+	// Spinning release goroutines wait parked for most of the settle and
+	// spin for its last stretch, so that at the release every one of them
+	// is already running on a thread: waking parked goroutines costs a
+	// thread wake-up each, which on a small machine is the largest part of
+	// the spread.
+	spin := time.Duration(0)
+	if p.Release == ReleaseSpin || p.Release == "" {
+		spin = min(p.Settle/2, spinBeforeRelease)
+	}
 	if !sleepCtx(ctx, p.Settle-spin) {
 		// The run's deadline passed before the release: nothing was
 		// released, and nothing can be said about this round.
@@ -79,40 +83,109 @@ func burstH1(ctx context.Context, p *Probe, r request) (burst, error) {
 		return b, nil
 	}
 
-	var fire atomic.Bool
-	var ready, done sync.WaitGroup
 	released := make([]time.Time, p.N)
-	for i, c := range conns {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ready.Done()
-			for !fire.Load() {
-				runtime.Gosched()
-			}
-			if headErr[i] != nil {
-				b.responses[i] = racetest.Response{Err: headErr[i]}
-				released[i] = time.Now()
-				return
-			}
-			_, err := c.Write(tail)
-			released[i] = time.Now()
-			if err != nil {
-				b.responses[i] = racetest.Response{Err: err}
-				return
-			}
-			b.responses[i] = readH1(c)
-			b.elapsed[i] = time.Since(released[i])
-		}()
+	answered := make([]time.Time, p.N)
+	var done sync.WaitGroup
+	// read reads connection i's response once its tail is out.
+	read := func(i int) {
+		b.responses[i] = readH1(conns[i])
+		answered[i] = time.Now()
 	}
-	ready.Wait()
-	time.Sleep(spin)
-	fire.Store(true)
+	// write writes connection i's tail; it reports whether a response is
+	// to be read.
+	write := func(i int) bool {
+		if headErr[i] != nil {
+			b.responses[i] = racetest.Response{Err: headErr[i]}
+			released[i] = time.Now()
+			return false
+		}
+		_, err := conns[i].Write(tail)
+		released[i] = time.Now()
+		if err != nil {
+			b.responses[i] = racetest.Response{Err: err}
+			return false
+		}
+		return true
+	}
+	switch p.Release {
+	case ReleaseThread:
+		releaseThread(p.N, round, write, read, &done)
+	case ReleaseParked:
+		start := make(chan struct{})
+		for i := range conns {
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				<-start
+				if write(i) {
+					read(i)
+				}
+			}()
+		}
+		close(start)
+	default:
+		var fire atomic.Bool
+		var ready sync.WaitGroup
+		for i := range conns {
+			ready.Add(1)
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				ready.Done()
+				for !fire.Load() {
+					runtime.Gosched()
+				}
+				if write(i) {
+					read(i)
+				}
+			}()
+		}
+		ready.Wait()
+		time.Sleep(spin)
+		fire.Store(true)
+	}
 	done.Wait()
+	for i := range answered {
+		if !answered[i].IsZero() {
+			b.elapsed[i] = answered[i].Sub(released[i])
+		}
+	}
 	b.spread = racetest.SpreadOf(released)
 	b.released = released
 	return b, nil
+}
+
+// releaseThread writes every tail from one goroutine locked to its OS
+// thread, back to back, starting with a different connection each round
+// so that no request is always first; readers wait on their connections
+// meanwhile.
+func releaseThread(n, round int, write func(int) bool, read func(int), done *sync.WaitGroup) {
+	ok := make([]chan bool, n)
+	for i := range n {
+		ok[i] = make(chan bool, 1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			if <-ok[i] {
+				read(i)
+			}
+		}()
+	}
+	wrote := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		res := make([]bool, n)
+		for j := range n {
+			i := (j + round) % n
+			res[i] = write(i)
+		}
+		for i := range n {
+			ok[i] <- res[i]
+		}
+		close(wrote)
+	}()
+	<-wrote
 }
 
 // openAll dials N connections; any failure closes the ones already open.

@@ -361,6 +361,7 @@ func TestTargetGoneMidRunIsInconclusive(t *testing.T) {
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Rounds = 5
+	p.Sync = SyncH1 // auto would look at the server on connections of its own
 	res := run(t, p)
 	if res.Verdict.Status != racetest.Inconclusive {
 		t.Fatalf("verdict %s (%s), want inconclusive", res.Verdict.Status, res.Verdict.Sentence)

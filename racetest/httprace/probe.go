@@ -19,6 +19,14 @@ const (
 
 	SplitHeaders  = "headers"
 	SplitLastByte = "last-byte"
+
+	// HTTP/1.1 release methods (docs/race-sync.md): goroutines spinning
+	// for the last 2 ms (the default), goroutines parked on a channel that
+	// is closed, or one goroutine locked to its OS thread writing every
+	// tail back to back in an order rotated each round.
+	ReleaseSpin   = "spin"
+	ReleaseParked = "parked"
+	ReleaseThread = "thread"
 )
 
 // maxBody bounds how much of a response body is kept for replay detection.
@@ -42,6 +50,9 @@ type Probe struct {
 	Rounds int
 	Sync   string // h1, h2 or auto
 	Split  string // headers or last-byte (h1 and h2)
+	// Release is how HTTP/1.1 tails are released: spin (default), parked
+	// or thread.
+	Release string
 
 	// Timeout bounds each request from its release; Deadline bounds the
 	// whole run. Every connection's deadline is the earlier of the two.
@@ -139,6 +150,11 @@ func (p *Probe) Validate() error {
 	default:
 		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
 	}
+	switch p.Release {
+	case "", ReleaseSpin, ReleaseParked, ReleaseThread:
+	default:
+		return fmt.Errorf("release %q: want spin, parked or thread", p.Release)
+	}
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
 	}
@@ -160,11 +176,11 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
-	sync, warn, err := chooseSync(ctx, &p)
+	sync, why, warn, err := chooseSync(ctx, &p)
 	if err != nil {
 		return nil, err
 	}
-	res.Sync = sync
+	res.Sync, res.SyncReason = sync, why
 	res.Warnings = append(res.Warnings, warn...)
 	if p.Effect != nil {
 		res.Oracle = p.Effect.Evidence()
@@ -218,7 +234,7 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 	if sync == SyncH2 {
 		b, warn, err = burstH2(ctx, p, req)
 	} else {
-		b, err = burstH1(ctx, p, req)
+		b, err = burstH1(ctx, p, req, i)
 	}
 	if err != nil {
 		return racetest.Round{}, warn, err

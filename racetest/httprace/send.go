@@ -29,7 +29,7 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request) (racetest.Re
 	if sync == SyncH2 {
 		b, _, err = burstH2(ctx, &one, r)
 	} else {
-		b, err = burstH1(ctx, &one, r)
+		b, err = burstH1(ctx, &one, r, 0)
 	}
 	if err != nil {
 		return racetest.Response{}, err

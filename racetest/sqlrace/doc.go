@@ -7,7 +7,9 @@
 // PostgreSQL.
 //
 // The rounds loop, the verdict and the output are racetest's; this package
-// only fires rounds. It uses pgx and needs no cgo. It must not import the
+// only fires rounds. It uses pgx and needs no cgo: it reads claim
+// statements with sqlparse/scan, the pure-Go statement reader, and must
+// not import the parts of sqlparse that need pg_query. It must not import the
 // audit or the live catalog reader: the caller hands it UniqueKeys, so
 // that the words of the audit are quoted by cmd, not reached from here.
 package sqlrace

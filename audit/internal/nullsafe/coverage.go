@@ -203,3 +203,52 @@ func ArcPartners(t *catalog.Table, c catalog.IndexPart) []string {
 	}
 	return out
 }
+
+// ArcIntent lists the columns a CHECK of t (validated or not: it states
+// the design either way) forces non-NULL whenever c is NULL.
+func ArcIntent(t *catalog.Table, c catalog.IndexPart) []string {
+	var out []string
+	for _, col := range t.Columns {
+		if len(arcChecksFor(t, c, col)) > 0 {
+			out = append(out, col.Name)
+		}
+	}
+	return out
+}
+
+// ArcChecks are the CHECKs of t that make another nullable column non-NULL
+// whenever c is NULL.
+func ArcChecks(t *catalog.Table, c catalog.IndexPart) []*catalog.Check {
+	var out []*catalog.Check
+	for _, col := range t.Columns {
+		for _, ck := range arcChecksFor(t, c, col) {
+			if !containsCheck(out, ck) {
+				out = append(out, ck)
+			}
+		}
+	}
+	return out
+}
+
+func arcChecksFor(t *catalog.Table, c catalog.IndexPart, col *catalog.Column) []*catalog.Check {
+	if SamePart(c, catalog.IndexPart{Column: col.Name}) || col.IsNotNull() {
+		return nil
+	}
+	target := &catalog.ColumnRef{Name: col.Name}
+	var out []*catalog.Check
+	for _, ck := range t.Checks {
+		if checkForces(ck.Expr, target, env{PartExpr(c).String(): isNull}) {
+			out = append(out, ck)
+		}
+	}
+	return out
+}
+
+func containsCheck(list []*catalog.Check, ck *catalog.Check) bool {
+	for _, x := range list {
+		if x == ck {
+			return true
+		}
+	}
+	return false
+}

@@ -375,13 +375,6 @@ func evalFunc(f *catalog.Func, en env) truth {
 	return tAny
 }
 
-// ForcedWhenNull reports whether the CHECK expression check rejects every
-// row where target is NULL, given that null is NULL too: the exclusive arc
-// ((c IS NOT NULL) <> (d IS NOT NULL)) forces d when c is NULL.
-func ForcedWhenNull(check, target, null catalog.Expr) bool {
-	return checkForces(check, target, env{null.String(): isNull})
-}
-
 // Proof says whether a key part is null-safe and why.
 type Proof struct {
 	Safe bool

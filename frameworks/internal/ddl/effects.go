@@ -39,7 +39,7 @@ func Effects(t *catalog.Table, sql string) []Effect {
 	work := cloneTable(t)
 	s.Tables[work.Name] = work
 	r := sqlparse.NewReplayer(cat)
-	res := sqlparse.Split(sqlparse.Input{File: sqlparse.File{Path: "fix.sql", Layout: sqlparse.LayoutPlain}, Text: sql})
+	res := sqlparse.Split(sqlparse.Input{Path: "fix.sql", Text: sql})
 	var out []Effect
 	for _, st := range res.Statements {
 		before := cloneTable(work)

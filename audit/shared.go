@@ -1,0 +1,112 @@
+package audit
+
+import (
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// results are what several rules read and each would otherwise compute
+// again: the hole of each unique index, the order of the replayed history,
+// the changes to each table, the statements replay could not follow, and
+// the names each schema holds (for naming fixes, Pass.namer). Each is
+// computed on first use and kept for the rest of one Run, which every pass
+// of the Run shares: rules only read the catalog, so a result stays true
+// while the Run lasts. A rule reaches them through the Pass methods below,
+// the role go/analysis gives Requires and ResultOf.
+type results struct {
+	cat *catalog.Catalog
+	// holes are findHoleIn's answers by index and by reading (holeKey).
+	holes map[holeKey]*hole
+	// hist orders the history; nil until first asked.
+	hist *nullsafe.History
+	// byTable groups the history's changes by "schema.table" at the time;
+	// nil until first asked.
+	byTable map[string][]catalog.Change
+	// unmodelled are the history's statements replay could not follow.
+	unmodelled     []catalog.Change
+	unmodelledDone bool
+	// names are the names each schema holds, for naming fixes.
+	names *nameIndex
+}
+
+// holeKey names one reading of one index's hole: local is the reading of
+// the table alone.
+type holeKey struct {
+	ix    *catalog.Index
+	local bool
+}
+
+func newResults(cat *catalog.Catalog) *results {
+	return &results{cat: cat, holes: map[holeKey]*hole{}, names: newNameIndex()}
+}
+
+// holeOf is the hole in ix, a unique index of t, read with the whole
+// catalog at hand (a domain over boolean reads as a boolean, a foreign key
+// leads to the parents that scope rows without the part); nil when rows
+// cannot escape it. nullable-key and optional-unique report it.
+func (p *Pass) holeOf(t *catalog.Table, ix *catalog.Index) *hole {
+	return p.results.hole(t, ix, false)
+}
+
+// tableHoleOf is the hole in ix as its table alone shows it: domains and
+// foreign keys are not followed. The rules that only ask whether an index
+// has a hole (not-null-dropped, on-conflict-hole, key-without-unique,
+// idempotency-table-shape) read this one.
+func (p *Pass) tableHoleOf(t *catalog.Table, ix *catalog.Index) *hole {
+	return p.results.hole(t, ix, true)
+}
+
+func (r *results) hole(t *catalog.Table, ix *catalog.Index, local bool) *hole {
+	key := holeKey{ix, local}
+	if h, ok := r.holes[key]; ok {
+		return h
+	}
+	cat := r.cat
+	if local {
+		cat = nil
+	}
+	h := findHoleIn(cat, t, ix)
+	r.holes[key] = h
+	return h
+}
+
+// history orders the catalog's changes as replay applied them.
+func (p *Pass) history() nullsafe.History {
+	r := p.results
+	if r.hist == nil {
+		h := nullsafe.NewHistory(r.cat)
+		r.hist = &h
+	}
+	return *r.hist
+}
+
+// changesOf returns the recorded changes to t (by the table's name at the
+// time), in the order replay applied them.
+func (p *Pass) changesOf(t *catalog.Table) []catalog.Change {
+	r := p.results
+	if r.byTable == nil {
+		r.byTable = map[string][]catalog.Change{}
+		for _, ch := range r.cat.Changes {
+			if ch.Table != "" {
+				key := ch.Schema + "." + ch.Table
+				r.byTable[key] = append(r.byTable[key], ch)
+			}
+		}
+	}
+	return r.byTable[t.Schema+"."+t.Name]
+}
+
+// unmodelled returns the changes replay recorded as unmodelled: statements
+// (a DO block, a function running DDL) whose effect the catalog lacks.
+func (p *Pass) unmodelled() []catalog.Change {
+	r := p.results
+	if !r.unmodelledDone {
+		for _, ch := range r.cat.Changes {
+			if ch.Kind == catalog.ChangeUnmodelled {
+				r.unmodelled = append(r.unmodelled, ch)
+			}
+		}
+		r.unmodelledDone = true
+	}
+	return r.unmodelled
+}

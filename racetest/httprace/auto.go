@@ -1,0 +1,329 @@
+package httprace
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+	"golang.org/x/net/http2"
+)
+
+// serverSeen is what --sync auto can see of a server before the first
+// round, without sending it a request of the race: the protocol TLS
+// agreed on (ALPN), whether it speaks HTTP/2 and the SETTINGS it sends
+// first, and the Server header of its answer to OPTIONS *.
+type serverSeen struct {
+	tls  bool
+	alpn string // what ALPN agreed when offered h2 and http/1.1; "" in cleartext
+	// h2 is set when the server speaks HTTP/2: ALPN h2, or in cleartext an
+	// answer to the HTTP/2 preface (h2c with prior knowledge).
+	h2       bool
+	settings []http2.Setting // the server's first SETTINGS, in its order
+	// h1 is set when the server answered OPTIONS * over HTTP/1.1; server
+	// is its Server header ("" when it sends none).
+	h1     bool
+	server string
+}
+
+// setting returns the value the server sent for id.
+func (s serverSeen) setting(id http2.SettingID) (uint32, bool) {
+	for _, st := range s.settings {
+		if st.ID == id {
+			return st.Val, true
+		}
+	}
+	return 0, false
+}
+
+// settingsText is the SETTINGS as people read them: "MAX_CONCURRENT_STREAMS=250 ...".
+func (s serverSeen) settingsText() string {
+	parts := make([]string, len(s.settings))
+	for i, st := range s.settings {
+		parts[i] = fmt.Sprintf("%s=%d", strings.TrimPrefix(st.ID.String(), "SETTINGS_"), st.Val)
+	}
+	if len(parts) == 0 {
+		return "(empty)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Server kinds the table places.
+const (
+	kindGo      = "Go net/http"
+	kindNode    = "Node.js http2"
+	kindNginx   = "nginx"
+	kindUnknown = ""
+)
+
+// autoRow is one row of the --sync auto table (docs/race-sync.md): how a
+// kind of server is recognised, and the mode that measures best for it.
+type autoRow struct {
+	kind  string
+	match func(s serverSeen) (string, bool) // what gave it away
+	sync  string
+	why   string
+}
+
+// autoTable is the documented table, first match wins. Go's and Node's
+// servers send no Server header by default; their first SETTINGS tell
+// them apart.
+var autoTable = []autoRow{
+	{kind: kindNginx, sync: SyncH2, match: func(s serverSeen) (string, bool) {
+		return "Server: " + s.server, s.h2 && strings.HasPrefix(strings.ToLower(s.server), "nginx")
+	}, why: "nginx reads the single packet in one read and passes every stream on to its upstream at once"},
+	{kind: kindGo, sync: SyncH1, match: func(s serverSeen) (string, bool) {
+		// Go's server (net/http and x/net/http2) announces
+		// MAX_CONCURRENT_STREAMS 250 and a 1 MiB MAX_FRAME_SIZE; nghttp2
+		// (Node) neither.
+		streams, ok1 := s.setting(http2.SettingMaxConcurrentStreams)
+		frame, ok2 := s.setting(http2.SettingMaxFrameSize)
+		return "SETTINGS MAX_CONCURRENT_STREAMS=250 MAX_FRAME_SIZE=1048576 and no Server header", s.h2 && s.server == "" && ok1 && ok2 && streams == 250 && frame == 1<<20
+	}, why: "Go's HTTP/2 server starts one goroutine per stream as it decodes them, so the streams of one packet reach their handlers about 100 µs apart; HTTP/1.1 connections released together land closer"},
+	{kind: kindNode, sync: SyncH2, match: func(s serverSeen) (string, bool) {
+		// Node's http2 module (nghttp2 as Node sets it up) sends an empty
+		// first SETTINGS frame: every value at its default.
+		return "an empty SETTINGS frame and no Server header", s.h2 && s.server == "" && len(s.settings) == 0
+	}, why: "Node's event loop dispatches every stream of one read in the same turn, back to back"},
+}
+
+// autoDecision is what --sync auto chose and why.
+type autoDecision struct {
+	sync   string
+	reason string
+	seen   serverSeen
+	placed bool // the table placed the server
+}
+
+// decide applies the table to what was seen. Without a match it falls back
+// to the default: HTTP/2 when TLS agreed to it by ALPN or the server speaks
+// only HTTP/2, HTTP/1.1 otherwise.
+func decide(s serverSeen) autoDecision {
+	switch {
+	case !s.h1 && !s.h2 && s.tls && s.alpn == "h2":
+		return autoDecision{sync: SyncH2, seen: s, placed: true, reason: "the server agreed to HTTP/2 by ALPN but showed nothing else; the default over TLS is the HTTP/2 single packet"}
+	case !s.h1 && !s.h2:
+		return autoDecision{sync: SyncH1, seen: s, placed: true, reason: "the server answered neither OPTIONS * nor the HTTP/2 preface; the default is HTTP/1.1"}
+	case !s.h2 && s.tls:
+		return autoDecision{sync: SyncH1, seen: s, placed: true, reason: "the server does not offer HTTP/2 by ALPN, so HTTP/1.1 is the only release"}
+	case !s.h2:
+		return autoDecision{sync: SyncH1, seen: s, placed: true, reason: "cleartext HTTP/1.1 (cleartext HTTP/2 is not tried on a server that answers HTTP/1.1, which might take the preface for a request; --sync h2 uses it)"}
+	}
+	if !s.h1 {
+		return autoDecision{sync: SyncH2, seen: s, placed: true, reason: "the server speaks only HTTP/2"}
+	}
+	for _, row := range autoTable {
+		if by, ok := row.match(s); ok {
+			return autoDecision{sync: row.sync, seen: s, placed: true,
+				reason: fmt.Sprintf("%s by %s: %s", row.kind, by, row.why)}
+		}
+	}
+	d := autoDecision{sync: SyncH1, seen: s}
+	server := "no Server header"
+	if s.server != "" {
+		server = "Server: " + s.server
+	}
+	what := fmt.Sprintf("a server the table does not place (%s, SETTINGS %s)", server, s.settingsText())
+	if s.tls && s.alpn == "h2" {
+		d.sync = SyncH2
+		d.reason = what + "; the default over TLS with ALPN h2 is the HTTP/2 single packet"
+	} else {
+		d.reason = what + "; the default in cleartext is HTTP/1.1"
+	}
+	return d
+}
+
+// see looks at the server without sending a request to a route of the
+// application. Over TLS: ALPN offered h2 and http/1.1 and, when it agreed
+// to h2, the SETTINGS it sends; then OPTIONS * over HTTP/1.1 for its
+// Server header. In cleartext: OPTIONS * first; the HTTP/2 preface only
+// when the server did not answer it as HTTP/1.1 (a server that does not
+// speak cleartext HTTP/2 would take the preface for a request to its
+// handler, as Go's does). Nothing it learns is an error: what it could
+// not see is left unset.
+func see(ctx context.Context, p *Probe, t target) (serverSeen, error) {
+	s := serverSeen{tls: t.tls}
+	wait := min(maxSee, p.Timeout)
+	if t.tls {
+		c, err := dial(ctx, p, t, []string{"h2", "http/1.1"})
+		if err != nil {
+			return s, err
+		}
+		s.alpn = c.(*tls.Conn).ConnectionState().NegotiatedProtocol
+		if s.alpn == "h2" {
+			s.h2, s.settings = peekSettings(c, wait)
+		}
+		c.Close()
+		// A server that chose HTTP/2 may still speak HTTP/1.1 when
+		// offered nothing else.
+		if c, err = dial(ctx, p, t, []string{"http/1.1"}); err == nil {
+			if c.(*tls.Conn).ConnectionState().NegotiatedProtocol != "h2" {
+				s.h1, s.server, _ = optionsStar(c, t, wait)
+			}
+			c.Close()
+		}
+		return s, nil
+	}
+	c, err := dial(ctx, p, t, nil)
+	if err != nil {
+		return s, err
+	}
+	var timedOut bool
+	s.h1, s.server, timedOut = optionsStar(c, t, wait)
+	c.Close()
+	if s.h1 || timedOut {
+		return s, nil
+	}
+	if c, err = dial(ctx, p, t, nil); err == nil {
+		s.h2, s.settings = peekSettings(c, wait)
+		c.Close()
+	}
+	return s, nil
+}
+
+// maxSee bounds each look (and so does --timeout).
+const maxSee = 2 * time.Second
+
+// peekSettings sends the HTTP/2 preface and an empty SETTINGS frame and
+// reads the server's first frame: SETTINGS when it speaks HTTP/2.
+func peekSettings(c net.Conn, wait time.Duration) (bool, []http2.Setting) {
+	_ = c.SetDeadline(time.Now().Add(wait))
+	if _, err := c.Write([]byte(http2.ClientPreface)); err != nil {
+		return false, nil
+	}
+	fr := http2.NewFramer(c, c)
+	if err := fr.WriteSettings(); err != nil {
+		return false, nil
+	}
+	f, err := fr.ReadFrame()
+	if err != nil {
+		return false, nil
+	}
+	sf, ok := f.(*http2.SettingsFrame)
+	if !ok || sf.IsAck() {
+		return false, nil
+	}
+	var settings []http2.Setting
+	_ = sf.ForeachSetting(func(s http2.Setting) error {
+		settings = append(settings, s)
+		return nil
+	})
+	_ = fr.WriteGoAway(0, http2.ErrCodeNo, nil)
+	return true, settings
+}
+
+// optionsStar asks the server about itself with OPTIONS * and returns
+// whether it answered over HTTP/1.1, its Server header, and whether it
+// said nothing at all before the wait ended.
+func optionsStar(c net.Conn, t target, wait time.Duration) (bool, string, bool) {
+	_ = c.SetDeadline(time.Now().Add(wait))
+	req := "OPTIONS * HTTP/1.1\r\nHost: " + t.host + "\r\nUser-Agent: idemcheck-race\r\nConnection: close\r\n\r\n"
+	if _, err := c.Write([]byte(req)); err != nil {
+		return false, "", false
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		var ne net.Error
+		return false, "", errors.As(err, &ne) && ne.Timeout()
+	}
+	resp.Body.Close()
+	return true, resp.Header.Get("Server"), false
+}
+
+// chooseSync resolves --sync auto from what the server shows (the table
+// in docs/race-sync.md); a server the table cannot place gets a short
+// measured pre-run when the run can measure (an oracle, or Server-Timing
+// arrivals), and the default mode otherwise. The sentence says which and
+// why.
+func chooseSync(ctx context.Context, p *Probe) (string, string, []string, error) {
+	if p.Sync != SyncAuto {
+		return p.Sync, "", nil, nil
+	}
+	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
+	if err != nil {
+		return "", "", nil, err
+	}
+	seen, err := see(ctx, p, t)
+	if err != nil {
+		return "", "", nil, err
+	}
+	d := decide(seen)
+	if d.placed {
+		return d.sync, "auto chose " + d.sync + ": " + d.reason, nil, nil
+	}
+	sync, why, err := preRun(ctx, p, d)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return sync, "auto chose " + sync + ": " + why, nil, nil
+}
+
+// preRounds is how many rounds each mode gets in the pre-run.
+const preRounds = 5
+
+// preRun races the target for a few rounds in each mode the server offers
+// (keys of their own, idemcheck-RUN-pre-MODE-I) and keeps the one that
+// measured best: more rounds with a doubled effect when an oracle counts
+// them, else the narrower median arrival spread from Server-Timing. When
+// neither can be measured, it keeps the default and says so.
+func preRun(ctx context.Context, p *Probe, d autoDecision) (string, string, error) {
+	modes := []string{SyncH1, SyncH2}
+	type score struct {
+		caught  int
+		spreads []time.Duration
+	}
+	scores := map[string]*score{}
+	for _, mode := range modes {
+		sc := &score{}
+		scores[mode] = sc
+		q := *p
+		q.RunID = p.RunID + "-pre-" + mode
+		for i := 1; i <= preRounds; i++ {
+			r, _, err := runRound(ctx, &q, mode, i)
+			if err != nil {
+				return d.sync, d.reason + fmt.Sprintf("; the pre-run could not race it with %s (%v), so the default stands", mode, err), nil
+			}
+			if r.Effects != nil && *r.Effects > 1 {
+				sc.caught++
+			}
+			if r.ArrivalSpread != nil {
+				sc.spreads = append(sc.spreads, *r.ArrivalSpread)
+			}
+			if p.Effect == nil && i == 1 && r.ArrivalSpread == nil {
+				return d.sync, d.reason + "; it sends no Server-Timing arrival and no oracle counts its effects, so no pre-run could measure it and the default stands", nil
+			}
+		}
+	}
+	h1, h2 := scores[SyncH1], scores[SyncH2]
+	if p.Effect != nil && h1.caught != h2.caught {
+		best := SyncH1
+		if h2.caught > h1.caught {
+			best = SyncH2
+		}
+		return best, fmt.Sprintf("%s; a pre-run of %d rounds per mode caught the race in %d rounds with h1 and %d with h2 (by the oracle's count)",
+			d.reason, preRounds, h1.caught, h2.caught), nil
+	}
+	if len(h1.spreads) == preRounds && len(h2.spreads) == preRounds {
+		m1, m2 := medianOf(h1.spreads), medianOf(h2.spreads)
+		best := SyncH1
+		if m2 < m1 {
+			best = SyncH2
+		}
+		return best, fmt.Sprintf("%s; a pre-run of %d rounds per mode measured a median arrival spread (Server-Timing) of %s with h1 and %s with h2",
+			d.reason, preRounds, m1, m2), nil
+	}
+	return d.sync, d.reason + fmt.Sprintf("; a pre-run of %d rounds per mode could not tell the modes apart, so the default stands", preRounds), nil
+}
+
+// medianOf is the median of ds (which it sorts).
+func medianOf(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}

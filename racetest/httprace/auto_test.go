@@ -1,0 +1,190 @@
+package httprace
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/idemcheck/idemcheck/racetest"
+)
+
+// goServer serves h the way Go's net/http does by default: "h1" (HTTP/1.1
+// only), "h2c" (HTTP/1.1 and cleartext HTTP/2) or "h2tls" (TLS, ALPN h2
+// and http/1.1).
+func goServer(t *testing.T, kind string, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	switch kind {
+	case "h1":
+		srv.Start()
+	case "h2c":
+		srv.Config.Protocols = new(http.Protocols)
+		srv.Config.Protocols.SetHTTP1(true)
+		srv.Config.Protocols.SetUnencryptedHTTP2(true)
+		srv.Start()
+	case "h1tls":
+		srv.StartTLS()
+	case "h2tls":
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+	}
+	t.Cleanup(srv.Close)
+	return srv.URL + "/claims"
+}
+
+// nodeServer runs testdata/race/node_servers.js as kind and returns its URL.
+func nodeServer(t *testing.T, kind string) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is not installed; the --sync auto tests need it in CI")
+		}
+		t.Skip("node is not installed; skipping the Node.js servers")
+	}
+	args := []string{filepath.Join("..", "..", "testdata", "race", "node_servers.js"), kind}
+	scheme := "http"
+	if kind == "h2tls" {
+		args = append(args, selfSigned(t)...)
+		scheme = "https"
+	}
+	cmd := exec.Command(node, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	port, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("node did not print its port: %v", err)
+	}
+	return scheme + "://127.0.0.1:" + strings.TrimSpace(port) + "/claims"
+}
+
+// selfSigned writes a key and a certificate for 127.0.0.1 and returns
+// their file names.
+func selfSigned(t *testing.T) []string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := []string{filepath.Join(dir, "key.pem"), filepath.Join(dir, "cert.pem")}
+	for i, b := range []*pem.Block{{Type: "EC PRIVATE KEY", Bytes: kder}, {Type: "CERTIFICATE", Bytes: der}} {
+		if err := os.WriteFile(files[i], pem.EncodeToMemory(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// chosen runs only --sync auto's choice against url.
+func chosen(t *testing.T, url string) (string, string) {
+	t.Helper()
+	p := quick(url)
+	p.Insecure = true
+	p.Defaults()
+	sync, why, _, err := chooseSync(context.Background(), &p)
+	if err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return sync, why
+}
+
+// TestSyncAutoTable: each row of the table in docs/race-sync.md, against
+// the real server it names, served as it is by default.
+func TestSyncAutoTable(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+	for _, c := range []struct {
+		name, sync, because string
+		url                 func(t *testing.T) string
+	}{
+		{"Go net/http HTTP/1.1", SyncH1, "cleartext HTTP/1.1", func(t *testing.T) string { return goServer(t, "h1", ok) }},
+		{"Go net/http h2c", SyncH1, "cleartext HTTP/1.1", func(t *testing.T) string { return goServer(t, "h2c", ok) }},
+		{"Go net/http h2 over TLS", SyncH1, "Go net/http by SETTINGS MAX_CONCURRENT_STREAMS=250", func(t *testing.T) string { return goServer(t, "h2tls", ok) }},
+		{"Node http", SyncH1, "cleartext HTTP/1.1", func(t *testing.T) string { return nodeServer(t, "h1") }},
+		{"Go net/http HTTP/1.1 over TLS", SyncH1, "does not offer HTTP/2 by ALPN", func(t *testing.T) string { return goServer(t, "h1tls", ok) }},
+		{"Node http2 cleartext", SyncH2, "speaks only HTTP/2", func(t *testing.T) string { return nodeServer(t, "h2c") }},
+		{"Node http2 over TLS with HTTP/1.1", SyncH2, "Node.js http2 by an empty SETTINGS frame", func(t *testing.T) string { return nodeServer(t, "h2tls") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sync, why := chosen(t, c.url(t))
+			if sync != c.sync || !strings.Contains(why, c.because) {
+				t.Errorf("auto chose %s (%s), want %s because %q", sync, why, c.sync, c.because)
+			}
+		})
+	}
+}
+
+// unplacedGo is Go's server over TLS with a stream limit of its own,
+// which the table does not place: its SETTINGS are not the default ones.
+func unplacedGo(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	srv.EnableHTTP2 = true
+	srv.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: 100}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv.URL + "/claims"
+}
+
+// A server the table cannot place is measured by a short pre-run when it
+// sends Server-Timing arrivals, and gets the default mode, said so, when
+// nothing can be measured.
+func TestSyncAutoUnplacedServer(t *testing.T) {
+	t.Run("Server-Timing: pre-run", func(t *testing.T) {
+		sync, why := chosen(t, unplacedGo(t, &Gate{}))
+		if !strings.Contains(why, "does not place") || !strings.Contains(why, "median arrival spread (Server-Timing)") {
+			t.Errorf("auto chose %s (%s), want a pre-run measured by the arrival spread", sync, why)
+		}
+	})
+	t.Run("nothing to measure: default", func(t *testing.T) {
+		sync, why := chosen(t, unplacedGo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusCreated) })))
+		if sync != SyncH2 || !strings.Contains(why, "no pre-run could measure it and the default stands") {
+			t.Errorf("auto chose %s (%s), want the default over TLS, h2, said so", sync, why)
+		}
+	})
+}
+
+// The choice and its reason reach the output.
+func TestSyncAutoSaysWhy(t *testing.T) {
+	p := quick(goServer(t, "h2tls", &Gate{}))
+	p.Rounds, p.Insecure = 1, true
+	res := run(t, p)
+	var b strings.Builder
+	if err := racetest.WriteText(&b, res, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nsync: auto chose h1: Go net/http by SETTINGS") {
+		t.Errorf("the text output does not say why auto chose h1:\n%s", b.String())
+	}
+}

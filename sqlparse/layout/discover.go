@@ -1,0 +1,487 @@
+package layout
+
+import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// File is one migration file chosen for replay.
+type File struct {
+	// Path is the display path used in positions: the path the user gave
+	// joined with the file's path below it (relative stays relative); stdin
+	// is shown as "<stdin>".
+	Path string
+	// Version is the version the tool orders by ("" for dump and plain).
+	Version string
+	Name    string
+	Layout  Layout
+
+	disk  string // path to read; empty when data holds the content
+	data  []byte // content read from stdin
+	stdin bool
+}
+
+// stdinPath is how input read from stdin is named in positions.
+const stdinPath = "<stdin>"
+
+// Tree is one migration tree (or a single file) in replay order.
+type Tree struct {
+	Root   string
+	Layout Layout
+	Files  []File
+	// Skipped are the files of the tree that its layout does not use: down,
+	// undo and revert scripts, other databases' migrations, names the tool
+	// does not recognise. Load reports each one as a note.
+	Skipped []SkippedFile
+
+	// DownNamed is set for a down migration named on its own, which is
+	// never replayed (Load decides between a note and an error).
+	DownNamed bool
+}
+
+// SkippedFile is a file of a tree that its layout leaves out, and why.
+type SkippedFile struct {
+	Path   string
+	Reason string
+}
+
+// DiscoverOptions tunes Discover.
+type DiscoverOptions struct {
+	Layout Layout    // "" detects the layout of each tree
+	Stdin  io.Reader // read for the path "-"
+}
+
+// maxTreeDepth is how far below a given directory a tree may sit
+// (payments/migrations/*.up.sql).
+const maxTreeDepth = 2
+
+// Discover finds the migration trees named by paths. Each path is a
+// directory, a file, or "-" for stdin. A path that cannot be used gives an
+// Error diagnostic; the other paths are still returned.
+func Discover(paths []string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
+	var trees []Tree
+	var diags []scan.Diagnostic
+	for _, p := range paths {
+		t, d := DiscoverPath(p, opts)
+		trees = append(trees, t...)
+		diags = append(diags, d...)
+	}
+	return trees, diags
+}
+
+// DiscoverPath finds the trees of one path argument.
+func DiscoverPath(p string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
+	if p == "-" {
+		return stdinTree(opts)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, []scan.Diagnostic{pathError(p, err)}
+	}
+	if !info.IsDir() {
+		return singleFileTree(p, opts.Layout)
+	}
+	visited := map[string]bool{}
+	trees, diags := findTrees(p, p, opts.Layout, 0, visited)
+	if len(trees) == 0 && len(diags) == 0 {
+		diags = append(diags, scan.Diagnostic{Level: scan.Error,
+			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down); pass a migration directory or a .sql file", p, maxTreeDepth)})
+	}
+	return trees, diags
+}
+
+// pathError turns a failed stat or read into a diagnostic naming the path.
+func pathError(p string, err error) scan.Diagnostic {
+	msg := fmt.Sprintf("%s: cannot read: %v", p, unwrapPathError(err))
+	if errors.Is(err, errEmpty) {
+		msg = fmt.Sprintf("%s: %v", p, err)
+	} else if errors.Is(err, fs.ErrNotExist) {
+		msg = fmt.Sprintf("%s: no such file or directory", p)
+	}
+	return scan.Diagnostic{Level: scan.Error, Message: msg}
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// stdinTree reads stdin as one file and detects its layout from content.
+func stdinTree(opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
+	if opts.Stdin == nil {
+		return nil, []scan.Diagnostic{{Level: scan.Error, Message: "-: no standard input to read"}}
+	}
+	data, err := readSQL(opts.Stdin)
+	if err != nil {
+		return nil, []scan.Diagnostic{readDiagnostic(stdinPath, err)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []scan.Diagnostic{pathError(stdinPath, errEmpty)}
+	}
+	layout := opts.Layout
+	if layout == "" {
+		layout = contentLayout(data)
+		if layout == "" {
+			layout = LayoutPlain
+		}
+	}
+	f := File{Path: stdinPath, Layout: layout, data: data, stdin: true}
+	return []Tree{{Root: stdinPath, Layout: layout, Files: []File{f}}}, nil
+}
+
+// singleFileTree makes a one-file tree of a file given by name. A down
+// migration makes a tree with no file to replay.
+func singleFileTree(p string, forced Layout) ([]Tree, []scan.Diagnostic) {
+	if kind := downKind(filepath.Base(p)); kind != "" {
+		layout := forced
+		if layout == "" {
+			layout = LayoutPlain
+		}
+		return []Tree{{Root: p, Layout: layout, Skipped: []SkippedFile{{Path: p, Reason: kind}}, DownNamed: true}}, nil
+	}
+	data, err := readSQLFile(p)
+	if err != nil {
+		return nil, []scan.Diagnostic{readDiagnostic(p, err)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []scan.Diagnostic{pathError(p, errEmpty)}
+	}
+	layout := forced
+	if layout == "" {
+		layout = fileLayout(p, data)
+	}
+	base := filepath.Base(p)
+	version, name := splitVersion(base)
+	if m := flywayVersioned.FindStringSubmatch(base); m != nil {
+		version, name = m[1], m[2]
+	}
+	if layout == LayoutDump || layout == LayoutPlain {
+		version = ""
+	}
+	f := File{Path: p, Version: version, Name: name, Layout: layout, disk: p}
+	return []Tree{{Root: p, Layout: layout, Files: []File{f}}}, nil
+}
+
+// findTrees looks for a tree at dir, then one and two directories down.
+// visited holds resolved directories so that symlink loops end.
+func findTrees(dir, display string, forced Layout, depth int, visited map[string]bool) ([]Tree, []scan.Diagnostic) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, []scan.Diagnostic{pathError(display, err)}
+	}
+	if visited[real] {
+		if isLoop(dir, real) {
+			return nil, []scan.Diagnostic{{Level: scan.Error, Message: fmt.Sprintf(
+				"%s: symbolic link loop (leads back to %s, which is already being read); not followed", display, real)}}
+		}
+		return nil, nil // a second link to a tree already read
+	}
+	visited[real] = true
+	sc, err := scanDir(dir)
+	if err != nil {
+		return nil, []scan.Diagnostic{pathError(display, err)}
+	}
+	layout, why := forced, []scan.Diagnostic(nil)
+	if layout == "" {
+		layout, why = detectDir(dir, display, sc)
+	}
+	if layout != "" {
+		tree, diags := listTree(dir, display, layout, sc)
+		if len(tree.Files) > 0 || len(tree.Skipped) > 0 || len(diags) > 0 {
+			return []Tree{tree}, append(why, diags...)
+		}
+	}
+	if depth >= maxTreeDepth {
+		return nil, nil
+	}
+	var trees []Tree
+	var diags []scan.Diagnostic
+	// Version folders named by number (1/, 2/, 10/) are applied in numeric
+	// order, which is not the order of their names.
+	subdirs := slices.Clone(sc.subdirs)
+	slices.SortStableFunc(subdirs, naturalCompare)
+	for _, sub := range subdirs {
+		if ignoredDir(sub) {
+			continue
+		}
+		t, d := findTrees(filepath.Join(dir, sub), filepath.Join(display, sub), forced, depth+1, visited)
+		trees = append(trees, t...)
+		diags = append(diags, d...)
+	}
+	return trees, diags
+}
+
+// isLoop reports whether dir, which resolves to real, leads back to one of
+// its own parents: following it again would never end.
+func isLoop(dir, real string) bool {
+	parent, err := filepath.EvalSymlinks(filepath.Dir(dir))
+	if err != nil {
+		return false
+	}
+	return parent == real || strings.HasPrefix(parent, real+string(filepath.Separator))
+}
+
+// ignoredDir reports directories that never hold a project's migrations.
+func ignoredDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor"
+}
+
+// dirScan is what one directory holds, sorted by name.
+type dirScan struct {
+	sqlFiles []string
+	subdirs  []string
+	others   map[string]bool // every entry name
+}
+
+func scanDir(dir string) (dirScan, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return dirScan{}, err
+	}
+	sc := dirScan{others: map[string]bool{}}
+	for _, e := range entries {
+		name := e.Name()
+		sc.others[name] = true
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			info, err := os.Stat(filepath.Join(dir, name))
+			// A dangling link named like a migration is kept so that
+			// reading it reports the broken migration.
+			isDir = err == nil && info.IsDir()
+		}
+		switch {
+		case isDir:
+			sc.subdirs = append(sc.subdirs, name)
+		case strings.EqualFold(filepath.Ext(name), ".sql"):
+			sc.sqlFiles = append(sc.sqlFiles, name)
+		}
+	}
+	return sc, nil
+}
+
+// Detect is the layout detection finds for the directory dir, or "" when
+// dir is not a directory or holds no migrations of its own.
+func Detect(dir string) Layout {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return ""
+	}
+	sc, err := scanDir(dir)
+	if err != nil {
+		return ""
+	}
+	l, _ := detectDir(dir, dir, sc)
+	return l
+}
+
+// detectDir guesses the layout of a directory, or "" when it holds no
+// migrations of its own. A note says why when the names alone would have
+// suggested another layout.
+func detectDir(dir, display string, sc dirScan) (Layout, []scan.Diagnostic) {
+	if sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy") {
+		return LayoutSqitch, nil
+	}
+	if isTemporalDir(dir, sc) {
+		return LayoutTemporal, nil
+	}
+	if sc.others["migration_lock.toml"] {
+		return LayoutPrisma, nil
+	}
+	prisma, dirs := 0, 0
+	for _, sub := range sc.subdirs {
+		if v, _ := splitVersion(sub); v == "" {
+			continue
+		}
+		if fileExists(filepath.Join(dir, sub, "migration.sql")) {
+			prisma++
+		}
+		if fileExists(filepath.Join(dir, sub, "up.sql")) {
+			dirs++
+		}
+	}
+	switch {
+	case dirs > 0 && dirs >= prisma:
+		return LayoutDirs, nil
+	case prisma > 0:
+		return LayoutPrisma, nil
+	}
+	if len(sc.sqlFiles) == 0 {
+		return "", nil
+	}
+	layout, why := detectSQLFiles(dir, sc.sqlFiles)
+	if why == "" {
+		return layout, nil
+	}
+	return layout, []scan.Diagnostic{{Level: scan.Note, Message: display + ": " + why}}
+}
+
+// detectSQLFiles guesses the layout of a directory of .sql files from their
+// names, then from markers in their content (the most common marker wins).
+// why is set when the names looked like one layout and the tree is read as
+// another.
+func detectSQLFiles(dir string, names []string) (layout Layout, why string) {
+	migrateNames, flyway := 0, 0
+	for _, n := range names {
+		lower := strings.ToLower(n)
+		if dialectUp.MatchString(lower) {
+			return LayoutMultiDialect, ""
+		}
+		if strings.HasSuffix(lower, ".up.sql") || strings.HasSuffix(lower, ".down.sql") {
+			migrateNames++
+		}
+		if flywayVersioned.MatchString(n) || flywayRepeat.MatchString(n) || flywayUndo.MatchString(n) {
+			flyway++
+		}
+	}
+	// golang-migrate names are taken for golang-migrate only when they are
+	// most of the tree: otherwise golang-migrate would leave most files out.
+	if migrateNames > 0 && migrateNames >= flyway && 2*migrateNames >= len(names) {
+		// golang-migrate refuses two files of one version; a tree that has
+		// them is run by a tool that applies every file, so it is read
+		// as plain rather than losing all but one of them.
+		if a, b, v := sharedUpVersion(names); a != "" {
+			return LayoutPlain, fmt.Sprintf("%s and %s share version %s, which golang-migrate refuses; "+
+				"the tree is read as plain: every up file in natural name order (--layout golang-migrate makes a shared version an error)", a, b, v)
+		}
+		return LayoutGolangMigrate, ""
+	}
+	if flyway > 0 {
+		return LayoutFlyway, ""
+	}
+	votes := map[Layout]int{}
+	var lastData []byte
+	for _, n := range names {
+		data, err := readSQLFile(filepath.Join(dir, n))
+		if err != nil {
+			continue // reported when the file is read for replay
+		}
+		lastData = data
+		if l := contentLayout(data); l != "" {
+			votes[l]++
+		}
+	}
+	best, bestVotes := Layout(""), 0
+	for _, l := range allLayouts { // fixed order so ties are stable
+		if l != LayoutDump && votes[l] > bestVotes {
+			best, bestVotes = l, votes[l]
+		}
+	}
+	if best != "" {
+		return best, ""
+	}
+	if len(names) == 1 && (votes[LayoutDump] > 0 || len(lastData) >= dumpMinSize || names[0] == "structure.sql") {
+		return LayoutDump, ""
+	}
+	return LayoutPlain, ""
+}
+
+// sharedUpVersion finds two .up.sql names that claim one version (and not
+// as dialect variants, which multi-dialect takes apart), or returns "".
+func sharedUpVersion(names []string) (a, b, version string) {
+	seen := map[string]string{}
+	for _, n := range names {
+		if !strings.HasSuffix(strings.ToLower(n), ".up.sql") {
+			continue
+		}
+		v, _ := splitVersion(n[:len(n)-len(".up.sql")] + ".x")
+		if v == "" {
+			continue
+		}
+		key := normalizeDigits(v)
+		if first, ok := seen[key]; ok {
+			return first, n, v
+		}
+		seen[key] = n
+	}
+	return "", "", ""
+}
+
+func hasName(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// splitVersion cuts a leading version off a name: "20190226_add" gives
+// ("20190226", "add"); diesel's "2019-02-26-002946_add" gives
+// ("2019-02-26-002946", "add"). Separators are allowed inside the version
+// when digits follow them; "_" only when another separator follows the
+// digits after it (20230101_120000_add), since "_" also ends the version.
+func splitVersion(name string) (version, rest string) {
+	name = strings.TrimSuffix(name, filepath.Ext(name))
+	i := digitsAt(name, 0)
+	if i == 0 {
+		return "", name
+	}
+	for i < len(name) {
+		c := name[i]
+		if c != '-' && c != '.' && c != '_' {
+			break
+		}
+		j := digitsAt(name, i+1)
+		if j == i+1 {
+			break
+		}
+		// An underscore joins only a date and a time of day
+		// (20230101_120000_name). Elsewhere it ends the version: goose,
+		// golang-migrate, dbmate and tern read the first run of digits,
+		// so in 20240823204123_0_42_5.sql the "0_42_5" is the name.
+		if c == '_' && (i != 8 || j-(i+1) != 6) {
+			break
+		}
+		i = j
+	}
+	rest = strings.TrimLeft(name[i:], "_-.")
+	return name[:i], rest
+}
+
+// digitsAt returns the end of the run of ASCII digits starting at i.
+func digitsAt(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// sortFiles orders files by cmp (ties by path) and reports files that
+// claim the same version; only the first of them is kept.
+func sortFiles(files []File, cmp func(a, b File) int) ([]File, []scan.Diagnostic) {
+	sort.SliceStable(files, func(i, j int) bool {
+		if c := cmp(files[i], files[j]); c != 0 {
+			return c < 0
+		}
+		return files[i].Path < files[j].Path
+	})
+	var kept []File
+	var diags []scan.Diagnostic
+	for _, f := range files {
+		if n := len(kept); n > 0 && f.Version != "" && kept[n-1].Version != "" && cmp(kept[n-1], f) == 0 {
+			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
+				"duplicate migration version %s: %s and %s both claim it; %s is not used, rename one of them",
+				f.Version, kept[n-1].Path, f.Path, f.Path)})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, diags
+}

@@ -1,0 +1,106 @@
+package layout
+
+import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// MaxFileSize is the largest SQL file idemcheck reads. Migration files and
+// schema-only dumps are far smaller; the limit keeps a stray data dump, a
+// device or an endless stream from exhausting memory in CI.
+const MaxFileSize = 64 << 20
+
+// binaryProbe is how many leading bytes are searched for a NUL byte, which
+// PostgreSQL never accepts in SQL text (the heuristic git and grep use).
+const binaryProbe = 8000
+
+// readSQLFile reads a file that is to be split as SQL. It refuses what is
+// not a regular file (a FIFO would block forever, a device may never end),
+// files over MaxFileSize and binary files, with errors that name the path.
+func readSQLFile(path string) ([]byte, error) {
+	// Stat before Open: opening a FIFO blocks until a writer comes.
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s); name a .sql file or a migration directory", fileKind(info.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readSQL(f)
+}
+
+// readSQL reads at most MaxFileSize bytes of SQL from r (a file or stdin).
+func readSQL(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("larger than %d MiB, the limit for one SQL file; lint schema-only dumps (pg_dump --schema-only), not data", MaxFileSize>>20)
+	}
+	if err := binaryError(data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// binaryError reports a NUL byte near the start of data with its position.
+func binaryError(data []byte) error {
+	probe := data[:min(len(data), binaryProbe)]
+	i := bytes.IndexByte(probe, 0)
+	if i < 0 {
+		return nil
+	}
+	p := scan.NewStatement("", string(probe), i).Pos
+	return &binaryFileError{Line: p.Line, Col: p.Col}
+}
+
+// binaryFileError says where the first NUL byte is, so that the diagnostic
+// can carry the position.
+type binaryFileError struct{ Line, Col int }
+
+func (e *binaryFileError) Error() string {
+	return fmt.Sprintf("binary file (NUL byte at line %d, column %d), not SQL", e.Line, e.Col)
+}
+
+// readDiagnostic turns a failed read of display into an Error diagnostic,
+// with the position when the error has one.
+func readDiagnostic(display string, err error) scan.Diagnostic {
+	var be *binaryFileError
+	if errors.As(err, &be) {
+		return scan.Diagnostic{Level: scan.Error, Pos: catalog.Pos{File: display, Line: be.Line, Col: be.Col}, Message: "binary file (NUL byte), not SQL"}
+	}
+	return pathError(display, err)
+}
+
+// fileKind names a non-regular file mode for an error message.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.String()
+}
+
+// errEmpty is the error for a file named on the command line that holds no
+// SQL at all, which is almost always a mistake (a wrong path or a migration
+// that was never written).
+var errEmpty = errors.New("empty file: no SQL statements to check")

@@ -1,0 +1,212 @@
+package layout
+
+import (
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+
+	"fmt"
+	"strings"
+)
+
+// ReadUp reads a file and keeps only its up part, according to its layout.
+func ReadUp(f File) (scan.Input, error) {
+	data := f.data
+	if !f.stdin {
+		var err error
+		data, err = readSQLFile(f.disk)
+		if err != nil {
+			return scan.Input{Path: f.Path}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
+		}
+	}
+	return upPart(f, string(data)), nil
+}
+
+// upPart cuts the up part out of text for f's layout.
+func upPart(f File, text string) scan.Input {
+	switch f.Layout {
+	case LayoutGoose:
+		return annotatedUp(f, text, "+goose")
+	case LayoutSQLMigrate:
+		return annotatedUp(f, text, "+migrate")
+	case LayoutDbmate:
+		return dbmateUp(f, text)
+	case LayoutTern:
+		return ternUp(f, text)
+	case LayoutLiquibase:
+		return liquibaseUp(f, text)
+	}
+	return scan.Input{Path: f.Path, Text: text}
+}
+
+// srcLine is one line of a file with its byte offsets (end excludes "\n").
+type srcLine struct {
+	start, end int
+	text       string
+}
+
+func splitLines(text string) []srcLine {
+	var lines []srcLine
+	start := 0
+	for start <= len(text) {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			lines = append(lines, srcLine{start, len(text), text[start:]})
+			break
+		}
+		lines = append(lines, srcLine{start, start + end, text[start : start+end]})
+		start += end + 1
+	}
+	return lines
+}
+
+// blanker builds scan.Input.Text by blanking spans of the original.
+type blanker struct {
+	buf []byte
+}
+
+func newBlanker(text string) *blanker { return &blanker{buf: []byte(text)} }
+
+// blank replaces bytes in [start, end) with spaces, keeping line breaks.
+func (b *blanker) blank(start, end int) {
+	for i := start; i < end && i < len(b.buf); i++ {
+		if b.buf[i] != '\n' && b.buf[i] != '\r' {
+			b.buf[i] = ' '
+		}
+	}
+}
+
+// directive returns the lower-cased words after "-- <tool>" on a line, or
+// nil when the line is not such a directive.
+func directive(l, tool string) []string {
+	t := strings.TrimSpace(l)
+	if !strings.HasPrefix(t, "--") {
+		return nil
+	}
+	fields := strings.Fields(strings.ToLower(strings.TrimPrefix(t, "--")))
+	if len(fields) == 0 || fields[0] != tool {
+		return nil
+	}
+	if len(fields) == 1 {
+		return []string{""}
+	}
+	return fields[1:]
+}
+
+// annotatedUp handles goose and sql-migrate: the Up section is used, the
+// Down section and anything before Up are blanked; StatementBegin/End wrap
+// one statement. A file with no Up annotation is used whole.
+func annotatedUp(f File, text, tool string) scan.Input {
+	in := scan.Input{Path: f.Path}
+	lines := splitLines(text)
+	hasUp := false
+	for _, l := range lines {
+		if d := directive(l.text, tool); d != nil && d[0] == "up" {
+			hasUp = true
+		}
+	}
+	b := newBlanker(text)
+	section := "up"
+	if hasUp {
+		section = "before"
+	}
+	wholeStart := -1
+	for _, l := range lines {
+		d := directive(l.text, tool)
+		switch {
+		case d == nil:
+			if section != "up" {
+				b.blank(l.start, l.end)
+			}
+		case d[0] == "up":
+			section = "up"
+			if len(d) > 1 && d[1] == "notransaction" {
+				in.NoTransaction = true
+			}
+		case d[0] == "down":
+			section = "down"
+			b.blank(l.start, l.end)
+		case d[0] == "no" && len(d) > 1 && d[1] == "transaction":
+			in.NoTransaction = true // goose puts it at the top of the file
+		case section != "up":
+			b.blank(l.start, l.end)
+		case d[0] == "statementbegin":
+			wholeStart = l.end
+		case d[0] == "statementend" && wholeStart >= 0:
+			in.Whole = append(in.Whole, scan.Range{Start: wholeStart, End: l.start})
+			wholeStart = -1
+		}
+	}
+	in.Text = string(b.buf)
+	return in
+}
+
+// dbmateUp keeps what lies between "-- migrate:up" and "-- migrate:down".
+func dbmateUp(f File, text string) scan.Input {
+	in := scan.Input{Path: f.Path}
+	b := newBlanker(text)
+	section := "before"
+	for _, l := range splitLines(text) {
+		t := strings.ToLower(strings.TrimSpace(l.text))
+		switch {
+		case strings.HasPrefix(t, "-- migrate:up"):
+			section = "up"
+			if strings.Contains(t, "transaction:false") {
+				in.NoTransaction = true
+			}
+		case strings.HasPrefix(t, "-- migrate:down"):
+			section = "down"
+			b.blank(l.start, l.end)
+		case section != "up":
+			b.blank(l.start, l.end)
+		}
+	}
+	in.Text = string(b.buf)
+	return in
+}
+
+// ternUp keeps what lies above tern's "---- create above / drop below ----".
+func ternUp(f File, text string) scan.Input {
+	b := newBlanker(text)
+	below := false
+	for _, l := range splitLines(text) {
+		if !below && strings.EqualFold(strings.TrimSpace(l.text), ternMarker) {
+			below = true
+		}
+		if below {
+			b.blank(l.start, l.end)
+		}
+	}
+	return scan.Input{Path: f.Path, Text: string(b.buf)}
+}
+
+// liquibaseUp keeps every changeset and blanks "--rollback" lines. A
+// changeset with splitStatements:false is one statement.
+func liquibaseUp(f File, text string) scan.Input {
+	in := scan.Input{Path: f.Path}
+	b := newBlanker(text)
+	whole := -1
+	lines := splitLines(text)
+	closeWhole := func(end int) {
+		if whole >= 0 {
+			in.Whole = append(in.Whole, scan.Range{Start: whole, End: end})
+			whole = -1
+		}
+	}
+	for _, l := range lines {
+		t := strings.ToLower(strings.TrimSpace(l.text))
+		switch {
+		case strings.HasPrefix(t, "--changeset"):
+			closeWhole(l.start)
+			if strings.Contains(t, "runintransaction:false") {
+				in.NoTransaction = true
+			}
+			if strings.Contains(t, "splitstatements:false") {
+				whole = l.end
+			}
+		case strings.HasPrefix(t, "--rollback"):
+			b.blank(l.start, l.end)
+		}
+	}
+	closeWhole(len(text))
+	in.Text = string(b.buf)
+	return in
+}

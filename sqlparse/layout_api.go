@@ -1,0 +1,48 @@
+package sqlparse
+
+import (
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+)
+
+// Discovery, layouts and up parts live in package layout, which is pure
+// Go; these names keep callers of sqlparse unchanged.
+type (
+	Layout          = layout.Layout
+	File            = layout.File
+	Tree            = layout.Tree
+	SkippedFile     = layout.SkippedFile
+	DiscoverOptions = layout.DiscoverOptions
+)
+
+// The layouts idemcheck knows; see package layout.
+const (
+	LayoutGolangMigrate = layout.LayoutGolangMigrate
+	LayoutGoose         = layout.LayoutGoose
+	LayoutDbmate        = layout.LayoutDbmate
+	LayoutSQLMigrate    = layout.LayoutSQLMigrate
+	LayoutTern          = layout.LayoutTern
+	LayoutFlyway        = layout.LayoutFlyway
+	LayoutLiquibase     = layout.LayoutLiquibase
+	LayoutDirs          = layout.LayoutDirs
+	LayoutPrisma        = layout.LayoutPrisma
+	LayoutSqitch        = layout.LayoutSqitch
+	LayoutTemporal      = layout.LayoutTemporal
+	LayoutMultiDialect  = layout.LayoutMultiDialect
+	LayoutDump          = layout.LayoutDump
+	LayoutPlain         = layout.LayoutPlain
+)
+
+// Discover finds the migration trees named by paths; see layout.Discover.
+func Discover(paths []string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
+	return layout.Discover(paths, opts)
+}
+
+// ReadUp reads a file and keeps only its up part; see layout.ReadUp.
+func ReadUp(f File) (scan.Input, error) { return layout.ReadUp(f) }
+
+// ParseLayout checks a --layout value; see layout.ParseLayout.
+func ParseLayout(s string) (Layout, error) { return layout.ParseLayout(s) }
+
+// Layouts returns every layout name --layout accepts.
+func Layouts() []Layout { return layout.Layouts() }

@@ -1,0 +1,379 @@
+package replay
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// rename is ALTER TABLE / INDEX ... RENAME [COLUMN | CONSTRAINT] ... TO.
+func (r *Replayer) rename(rs *pg.RenameStmt) {
+	switch rs.RenameType {
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_MATVIEW:
+		r.renameTable(rs)
+	case pg.ObjectType_OBJECT_INDEX:
+		r.renameIndex(rs.Relation, rs.Newname, rs.MissingOk)
+	case pg.ObjectType_OBJECT_COLUMN:
+		if t := r.table(rs.Relation, rs.MissingOk); t != nil {
+			r.renameColumn(t, rs.Subname, rs.Newname)
+		}
+	case pg.ObjectType_OBJECT_TABCONSTRAINT:
+		if t := r.table(rs.Relation, rs.MissingOk); t != nil {
+			r.renameConstraint(t, rs.Subname, rs.Newname)
+		}
+	case pg.ObjectType_OBJECT_TYPE:
+		r.renameEnum(rs)
+	}
+}
+
+func (r *Replayer) renameTable(rs *pg.RenameStmt) {
+	t := r.cat.ResolveTable(rs.Relation.Schemaname, rs.Relation.Relname)
+	if t == nil {
+		// ALTER TABLE also renames an index.
+		if _, ix := r.findIndex(rs.Relation.Schemaname, rs.Relation.Relname); ix != nil {
+			r.renameIndex(rs.Relation, rs.Newname, rs.MissingOk)
+			return
+		}
+		if !rs.MissingOk {
+			r.note("42P01", "relation %q does not exist", displayName(rs.Relation.Schemaname, rs.Relation.Relname))
+		}
+		return
+	}
+	s := r.schemaOf(t)
+	if r.relationExists(s, rs.Newname) {
+		r.note("42P07", "relation %q already exists", rs.Newname)
+		return
+	}
+	oldQualified, old := t.QualifiedName(), t.Name
+	delete(s.Tables, old)
+	t.Name = rs.Newname
+	s.Tables[t.Name] = t
+	r.retargetTableReferences(oldQualified, t.QualifiedName())
+	r.record(catalog.ChangeRenameTable, t, t.Name, old, nil)
+}
+
+// retargetTableReferences follows a table rename or move into the
+// PartitionOf and Inherits of other tables and into the foreign keys that
+// refer to it.
+func (r *Replayer) retargetTableReferences(old, now string) {
+	for _, c := range r.cat.Relations() {
+		if c.PartitionOf == old {
+			c.PartitionOf = now
+		}
+		for i, p := range c.Inherits {
+			if p == old {
+				c.Inherits[i] = now
+			}
+		}
+		for _, fk := range c.ForeignKeys {
+			if fk.RefTable == old {
+				fk.RefTable = now
+			}
+		}
+	}
+}
+
+// renameIndex renames an index and, with it, the constraint it backs.
+func (r *Replayer) renameIndex(rv *pg.RangeVar, newName string, missingOk bool) {
+	t, ix := r.findIndex(rv.Schemaname, rv.Relname)
+	if ix == nil {
+		if !missingOk {
+			r.note("42P01", "relation %q does not exist", displayName(rv.Schemaname, rv.Relname))
+		}
+		return
+	}
+	s := r.schemaOf(t)
+	if r.relationExists(s, newName) {
+		r.note("42P07", "relation %q already exists", newName)
+		return
+	}
+	r.setIndexName(t, ix, newName)
+}
+
+func (r *Replayer) setIndexName(t *catalog.Table, ix *catalog.Index, newName string) {
+	old := ix.Name
+	oldQualified := t.Schema + "." + old
+	ix.Name = newName
+	if ix.Constraint != "" {
+		ix.Constraint = newName
+	}
+	ix.RenamedAt = r.pos
+	for _, p := range r.partitions(t) {
+		for _, own := range p.Indexes {
+			if own.ParentIndex == oldQualified {
+				own.ParentIndex = t.Schema + "." + newName
+			}
+		}
+	}
+	r.record(catalog.ChangeRenameIndex, t, newName, old, ix)
+}
+
+func (r *Replayer) renameConstraint(t *catalog.Table, old, newName string) {
+	if ck := t.Check(old); ck != nil {
+		ck.Name = newName
+		return
+	}
+	if fk := t.ForeignKey(old); fk != nil {
+		fk.Name = newName
+		return
+	}
+	for _, ix := range t.Indexes {
+		if ix.Constraint == old {
+			r.setIndexName(t, ix, newName)
+			return
+		}
+	}
+	r.note("42704", "constraint %q of relation %q does not exist", old, t.Name)
+}
+
+// renameColumn renames the column everywhere it is used: key parts,
+// INCLUDE lists, predicates and CHECKs.
+func (r *Replayer) renameColumn(t *catalog.Table, old, newName string) {
+	c := r.column(t, old)
+	if c == nil {
+		return
+	}
+	if t.Column(newName) != nil {
+		r.note("42701", "column %q of relation %q already exists", newName, t.Name)
+		return
+	}
+	for _, target := range r.withChildren(t, true) {
+		if tc := target.Column(old); tc != nil {
+			tc.Name = newName
+			renameInTable(target, old, newName)
+			r.renameForeignKeyColumns(target, old, newName)
+		}
+	}
+	r.record(catalog.ChangeRenameColumn, t, newName, old, nil)
+}
+
+func renameInTable(t *catalog.Table, old, newName string) {
+	for _, ix := range t.Indexes {
+		parts := make([]catalog.IndexPart, len(ix.Parts))
+		for i, p := range ix.Parts {
+			if p.Column == old {
+				p.Column = newName
+			}
+			p.Expr = renameColumnRef(p.Expr, old, newName)
+			parts[i] = p
+		}
+		ix.Parts = parts
+		for i, inc := range ix.Include {
+			if inc == old {
+				ix.Include[i] = newName
+			}
+		}
+		ix.Predicate = renameColumnRef(ix.Predicate, old, newName)
+	}
+	for _, ck := range t.Checks {
+		ck.Expr = renameColumnRef(ck.Expr, old, newName)
+	}
+	for _, c := range t.Columns {
+		c.Generation = renameColumnRef(c.Generation, old, newName)
+	}
+}
+
+// renameColumnRef returns e with column old renamed; e itself is left
+// alone because recorded history may share it.
+func renameColumnRef(e catalog.Expr, old, newName string) catalog.Expr {
+	return catalog.RenameColumns(e, func(n string) string {
+		if n == old {
+			return newName
+		}
+		return n
+	})
+}
+
+// drop is DROP TABLE / INDEX / SCHEMA / DOMAIN.
+func (r *Replayer) drop(ds *pg.DropStmt) {
+	if ds.Concurrent && r.inBody > 0 {
+		r.note("25001", "DROP INDEX CONCURRENTLY cannot be executed from a function")
+		return
+	}
+	for _, obj := range ds.Objects {
+		var parts []string
+		if l := obj.GetList(); l != nil {
+			parts = nameList(l.Items)
+		} else if s := obj.GetString_(); s != nil {
+			parts = []string{s.GetSval()}
+		} else if tn := obj.GetTypeName(); tn != nil {
+			parts = nameList(tn.Names)
+		}
+		schema, name := splitQualified(parts)
+		cascade := ds.Behavior == pg.DropBehavior_DROP_CASCADE
+		switch ds.RemoveType {
+		case pg.ObjectType_OBJECT_TABLE:
+			r.dropTable(schema, name, ds.MissingOk, cascade)
+		case pg.ObjectType_OBJECT_MATVIEW:
+			r.dropMaterializedView(schema, name, ds.MissingOk)
+		case pg.ObjectType_OBJECT_INDEX:
+			r.dropIndex(schema, name, ds.MissingOk)
+		case pg.ObjectType_OBJECT_SCHEMA:
+			r.dropSchema(name, ds.MissingOk, cascade)
+		case pg.ObjectType_OBJECT_DOMAIN:
+			if r.dropDomainColumns(schema, name, cascade) {
+				r.dropDomain(schema, name, ds.MissingOk)
+			}
+		case pg.ObjectType_OBJECT_TYPE:
+			r.dropType(schema, name, ds.MissingOk, cascade)
+		case pg.ObjectType_OBJECT_SEQUENCE:
+			r.dropSequence(schema, name, ds.MissingOk)
+		}
+	}
+}
+
+func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
+	t := r.cat.ResolveTable(schema, name)
+	if t == nil {
+		if !missingOk {
+			r.note("42P01", "table %q does not exist", displayName(schema, name))
+		}
+		return
+	}
+	if t.Kind == catalog.MaterializedView {
+		r.note("42809", "%q is not a table", t.Name)
+		return
+	}
+	if refs, _ := r.referencingKeys(t, ""); len(refs) > 0 && !cascade && !r.droppingTogether(refs, t) {
+		r.note("2BP01", "cannot drop table %s because other objects depend on it", t.Name)
+		return
+	}
+	for _, c := range r.children(t) {
+		if c.PartitionOf == t.QualifiedName() {
+			r.dropTable(c.Schema, c.Name, true, cascade)
+			continue
+		}
+		if !cascade {
+			r.note("2BP01", "cannot drop table %s because other objects depend on it", t.Name)
+			return
+		}
+		c.Inherits = removeString(c.Inherits, t.QualifiedName())
+	}
+	r.removeTable(t)
+}
+
+// droppingTogether reports whether every table in refs is a partition of
+// t, whose keys go with it.
+func (r *Replayer) droppingTogether(refs []*catalog.Table, t *catalog.Table) bool {
+	for _, ref := range refs {
+		if ref.PartitionOf != t.QualifiedName() {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Replayer) removeTable(t *catalog.Table) {
+	r.dropReferencingKeys(t, "")
+	for _, ix := range t.Indexes {
+		r.recordIndexDrop(t, ix)
+	}
+	s := r.schemaOf(t)
+	delete(s.Tables, t.Name)
+	for seq, owner := range s.Sequences {
+		if owner == t.Name {
+			delete(s.Sequences, seq)
+		}
+	}
+	r.record(catalog.ChangeDropTable, t, t.Name, "", nil)
+}
+
+func (r *Replayer) dropIndex(schema, name string, missingOk bool) {
+	t, ix := r.findIndex(schema, name)
+	if ix == nil {
+		if !missingOk {
+			r.note("42704", "index %q does not exist", displayName(schema, name))
+		}
+		return
+	}
+	if ix.Constraint != "" {
+		r.note("2BP01", "cannot drop index %s because constraint %s on table %s requires it", ix.Name, ix.Constraint, t.Name)
+		return
+	}
+	if ix.ParentIndex != "" {
+		r.note("2BP01", "cannot drop index %s because index %s requires it", ix.Name, ix.ParentIndex)
+		return
+	}
+	for i, x := range t.Indexes {
+		if x == ix {
+			t.Indexes = append(t.Indexes[:i:i], t.Indexes[i+1:]...)
+		}
+	}
+	r.recordIndexDrop(t, ix)
+	r.dropPartitionCopies(t, ix)
+}
+
+func (r *Replayer) dropSchema(name string, missingOk, cascade bool) {
+	s := r.cat.Schema(name)
+	if s == nil {
+		if !missingOk {
+			r.note("3F000", "schema %q does not exist", name)
+		}
+		return
+	}
+	if !cascade && (len(s.Tables) > 0 || len(s.Domains) > 0) {
+		r.note("2BP01", "cannot drop schema %s because other objects depend on it", name)
+		return
+	}
+	for _, t := range r.cat.Tables() {
+		if t.Schema == name {
+			r.removeTable(t)
+		}
+	}
+	delete(r.cat.Schemas, name)
+}
+
+func (r *Replayer) dropDomain(schema, name string, missingOk bool) {
+	d := r.cat.ResolveDomain(schema, name)
+	if d == nil {
+		if !missingOk {
+			r.note("42704", "type %q does not exist", displayName(schema, name))
+		}
+		return
+	}
+	delete(r.cat.Schema(d.Schema).Domains, d.Name)
+}
+
+// setSchema is ALTER TABLE ... SET SCHEMA; the table's indexes move with it.
+func (r *Replayer) setSchema(as *pg.AlterObjectSchemaStmt) {
+	if as.ObjectType != pg.ObjectType_OBJECT_TABLE && as.ObjectType != pg.ObjectType_OBJECT_MATVIEW {
+		return
+	}
+	t := r.table(as.Relation, as.MissingOk)
+	if t == nil {
+		return
+	}
+	dst := r.cat.Schema(as.Newschema)
+	if dst == nil {
+		r.note("3F000", "schema %q does not exist", as.Newschema)
+		return
+	}
+	if r.relationExists(dst, t.Name) {
+		r.note("42P07", "relation %q already exists in schema %q", t.Name, dst.Name)
+		return
+	}
+	old := t.QualifiedName()
+	delete(r.schemaOf(t).Tables, t.Name)
+	t.Schema = dst.Name
+	dst.Tables[t.Name] = t
+	r.retargetTableReferences(old, t.QualifiedName())
+	r.record(catalog.ChangeRenameTable, t, t.Name, old, nil)
+}
+
+func (r *Replayer) dropSequence(schema, name string, missingOk bool) {
+	schemas := r.cat.SearchPath
+	if schema != "" {
+		schemas = []string{schema}
+	}
+	for _, sn := range schemas {
+		if s := r.cat.Schemas[sn]; s != nil {
+			if _, ok := s.Sequences[name]; ok {
+				delete(s.Sequences, name)
+				return
+			}
+		}
+	}
+	if !missingOk {
+		r.note("42P01", "sequence %q does not exist", displayName(schema, name))
+	}
+}

@@ -1,0 +1,310 @@
+package replay
+
+import (
+	"slices"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
+
+// Foreign keys and enum types are modelled for what they say about a key
+// part: a column that references a parent row scopes the row, and a column
+// of an enum type is a discriminator. The rules read both as structure.
+//
+// Foreign keys are followed as the server keeps them: by name (the names
+// PostgreSQL generates, {table}_{columns}_fkey, DROP, RENAME and VALIDATE
+// CONSTRAINT), with the columns at both ends, their deferrability and
+// whether they were validated, copied onto partitions, and in the way of
+// dropping a table or column they refer to without CASCADE. What replay
+// leaves out: the dependency of a key on the referenced table's unique
+// index (dropping that index is not refused) and ON DELETE actions.
+
+// addForeignKey adds a FOREIGN KEY written in CREATE TABLE (inCreate), in
+// ALTER TABLE ADD, or in an added column's definition (column is then its
+// name). inh is false for ALTER TABLE ONLY.
+func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column string, inCreate, inh bool) {
+	cols := nameList(c.FkAttrs)
+	if column != "" {
+		cols = []string{column}
+	}
+	for _, col := range cols {
+		if t.Column(col) == nil {
+			r.note("42703", "column %q referenced in foreign key constraint does not exist", col)
+			return
+		}
+	}
+	ref := r.table(c.Pktable, false)
+	if ref == nil {
+		return
+	}
+	if ref.Kind == catalog.MaterializedView {
+		r.note("42809", "referenced relation %q is not a table", ref.Name)
+		return
+	}
+	refCols, ok := r.referencedKey(ref, nameList(c.PkAttrs))
+	if !ok {
+		return
+	}
+	if len(cols) != len(refCols) {
+		r.note("42830", "number of referencing and referenced columns for foreign key disagree")
+		return
+	}
+	if t.Kind == catalog.Partitioned && !inCreate {
+		switch {
+		case !inh:
+			r.note("42809", "cannot use ONLY for foreign key on partitioned table %q referencing relation %q", t.Name, ref.Name)
+			return
+		case c.SkipValidation:
+			r.note("42809", "cannot add NOT VALID foreign key on partitioned table %q referencing relation %q", t.Name, ref.Name)
+			return
+		}
+	}
+	name := c.Conname
+	if name == "" {
+		name = r.schemaOf(t).ChooseConstraintName(t.Name, catalog.IndexNameAddition(cols), "fkey")
+	} else if t.Check(name) != nil || tableHasConstraint(t, name) {
+		r.note("42710", "constraint %q for relation %q already exists", name, t.Name)
+		return
+	}
+	fk := &catalog.ForeignKey{
+		Name:              name,
+		Columns:           cols,
+		RefTable:          ref.QualifiedName(),
+		RefColumns:        refCols,
+		Deferrable:        c.Deferrable,
+		InitiallyDeferred: c.Initdeferred,
+		Validated:         inCreate || !c.SkipValidation,
+		Pos:               r.at(c.Location),
+	}
+	t.ForeignKeys = append(t.ForeignKeys, fk)
+	for _, p := range r.partitions(t) {
+		r.cloneForeignKey(p, fk)
+	}
+}
+
+// referencedKey checks the referenced columns the way the server does: a
+// key without columns names the primary key, one with columns needs a
+// unique, immediate, non-partial index over exactly those columns.
+func (r *Replayer) referencedKey(ref *catalog.Table, cols []string) ([]string, bool) {
+	if len(cols) == 0 {
+		for _, ix := range ref.Indexes {
+			if ix.Primary {
+				return keyColumns(ix), true
+			}
+		}
+		r.note("42704", "there is no primary key for referenced table %q", ref.Name)
+		return nil, false
+	}
+	for _, col := range cols {
+		if ref.Column(col) == nil {
+			r.note("42703", "column %q referenced in foreign key constraint does not exist", col)
+			return nil, false
+		}
+	}
+	for _, ix := range ref.Indexes {
+		if (ix.Unique || ix.Primary) && !ix.Deferrable && ix.Predicate == nil && len(keyColumns(ix)) == len(ix.Parts) && sameSet(keyColumns(ix), cols) {
+			return cols, true
+		}
+	}
+	r.note("42830", "there is no unique constraint matching given keys for referenced table %q", ref.Name)
+	return nil, false
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// cloneForeignKey gives partition p the parent's foreign key, as creating
+// or attaching a partition and adding a key to a partitioned table do: an
+// equal key p already has is adopted, otherwise the copy takes the parent's
+// name when p has no constraint of that name.
+func (r *Replayer) cloneForeignKey(p *catalog.Table, fk *catalog.ForeignKey) {
+	for _, own := range p.ForeignKeys {
+		if slices.Equal(own.Columns, fk.Columns) && own.RefTable == fk.RefTable && slices.Equal(own.RefColumns, fk.RefColumns) {
+			return
+		}
+	}
+	cp := *fk
+	cp.Columns = slices.Clone(fk.Columns)
+	cp.RefColumns = slices.Clone(fk.RefColumns)
+	cp.Pos = r.pos
+	if p.Check(cp.Name) != nil || tableHasConstraint(p, cp.Name) {
+		cp.Name = r.schemaOf(p).ChooseConstraintName(p.Name, catalog.IndexNameAddition(cp.Columns), "fkey")
+	}
+	p.ForeignKeys = append(p.ForeignKeys, &cp)
+	for _, sub := range r.partitions(p) {
+		r.cloneForeignKey(sub, &cp)
+	}
+}
+
+// cloneParentForeignKeys gives a new or attached partition each key of its
+// parent.
+func (r *Replayer) cloneParentForeignKeys(p, parent *catalog.Table) {
+	for _, fk := range parent.ForeignKeys {
+		r.cloneForeignKey(p, fk)
+	}
+}
+
+// dropForeignKey removes the key called name from t and its copies from
+// t's partitions; it reports whether t had one.
+func (r *Replayer) dropForeignKey(t *catalog.Table, name string) bool {
+	fk := t.ForeignKey(name)
+	if fk == nil {
+		return false
+	}
+	t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(x *catalog.ForeignKey) bool { return x == fk })
+	for _, p := range r.partitions(t) {
+		for _, own := range p.ForeignKeys {
+			if slices.Equal(own.Columns, fk.Columns) && own.RefTable == fk.RefTable {
+				r.dropForeignKey(p, own.Name)
+				break
+			}
+		}
+	}
+	return true
+}
+
+// referencingKeys lists the foreign keys of other tables that refer to t
+// (to column col of t when col is set), with their tables.
+func (r *Replayer) referencingKeys(t *catalog.Table, col string) (tables []*catalog.Table, keys []*catalog.ForeignKey) {
+	qn := t.QualifiedName()
+	// The maps are walked unsorted: this runs for every dropped table and
+	// column, and the order of the keys found does not matter.
+	for _, s := range r.cat.Schemas {
+		for _, other := range s.Tables {
+			for _, fk := range other.ForeignKeys {
+				if fk.RefTable == qn && (col == "" || contains(fk.RefColumns, col)) && !(other == t && col == "") {
+					tables, keys = append(tables, other), append(keys, fk)
+				}
+			}
+		}
+	}
+	return tables, keys
+}
+
+// dropReferencingKeys is the CASCADE of dropping t (or its column col): the
+// keys that refer to it go.
+func (r *Replayer) dropReferencingKeys(t *catalog.Table, col string) {
+	tables, keys := r.referencingKeys(t, col)
+	for i, fk := range keys {
+		tables[i].ForeignKeys = slices.DeleteFunc(tables[i].ForeignKeys, func(x *catalog.ForeignKey) bool { return x == fk })
+	}
+}
+
+// renameForeignKeyColumns follows a column rename into the keys of t and
+// into the keys of other tables that refer to it.
+func (r *Replayer) renameForeignKeyColumns(t *catalog.Table, old, newName string) {
+	for _, fk := range t.ForeignKeys {
+		renameIn(fk.Columns, old, newName)
+	}
+	_, keys := r.referencingKeys(t, old)
+	for _, fk := range keys {
+		renameIn(fk.RefColumns, old, newName)
+	}
+}
+
+func renameIn(list []string, old, newName string) {
+	for i, x := range list {
+		if x == old {
+			list[i] = newName
+		}
+	}
+}
+
+// createEnum records CREATE TYPE ... AS ENUM.
+func (r *Replayer) createEnum(ce *pg.CreateEnumStmt) {
+	schema, name := splitQualified(nameList(ce.TypeName))
+	s := r.creationSchema(schema)
+	if s == nil {
+		return
+	}
+	if s.Enums[name] != nil || s.Domains[name] != nil {
+		r.note("42710", "type %q already exists", name)
+		return
+	}
+	if s.Enums == nil {
+		s.Enums = map[string]*catalog.Enum{}
+	}
+	s.Enums[name] = &catalog.Enum{Schema: s.Name, Name: name, Labels: nameList(ce.Vals), Pos: r.pos}
+}
+
+// renameEnum is ALTER TYPE ... RENAME TO on an enum: its columns follow.
+// Other types are not modelled.
+func (r *Replayer) renameEnum(rs *pg.RenameStmt) {
+	schema, name := splitQualified(nameList(rs.Object.GetList().GetItems()))
+	e := r.cat.ResolveEnum(schema, name)
+	if e == nil {
+		return
+	}
+	s := r.cat.Schema(e.Schema)
+	if s.Enums[rs.Newname] != nil || s.Domains[rs.Newname] != nil {
+		r.note("42710", "type %q already exists", rs.Newname)
+		return
+	}
+	for _, t := range r.cat.Relations() {
+		for _, c := range t.Columns {
+			if r.enumOf(c) == e {
+				if ts, _ := splitTypeName(c.Type); ts != "" {
+					c.Type = ts + "." + rs.Newname
+				} else {
+					c.Type = rs.Newname
+				}
+			}
+		}
+	}
+	delete(s.Enums, e.Name)
+	e.Name = rs.Newname
+	s.Enums[e.Name] = e
+}
+
+// enumOf is the enum type of a column, nil when its type is not one.
+func (r *Replayer) enumOf(c *catalog.Column) *catalog.Enum {
+	if !c.Enum {
+		return nil
+	}
+	schema, name := splitTypeName(c.Type)
+	return r.cat.ResolveEnum(schema, name)
+}
+
+// dropEnum is DROP TYPE on an enum: the server refuses while a column has
+// the type (2BP01), and with CASCADE drops those columns.
+func (r *Replayer) dropEnum(e *catalog.Enum, cascade bool) {
+	for _, t := range r.cat.Tables() {
+		for _, c := range append(t.Columns[:0:0], t.Columns...) {
+			if t.Column(c.Name) == nil || r.enumOf(c) != e {
+				continue
+			}
+			if !cascade {
+				r.note("2BP01", "cannot drop type %s because column %s of table %s depends on it", e.Name, c.Name, t.Name)
+				return
+			}
+			r.dropColumn(t, c.Name, true, true, true)
+		}
+	}
+	delete(r.cat.Schema(e.Schema).Enums, e.Name)
+}
+
+// dropType is DROP TYPE: an enum, or a domain (which DROP TYPE drops too).
+func (r *Replayer) dropType(schema, name string, missingOk, cascade bool) {
+	if e := r.cat.ResolveEnum(schema, name); e != nil {
+		r.dropEnum(e, cascade)
+		return
+	}
+	if r.cat.ResolveDomain(schema, name) != nil {
+		if r.dropDomainColumns(schema, name, cascade) {
+			r.dropDomain(schema, name, missingOk)
+		}
+		return
+	}
+	// Other types (composite, range, base) are not modelled: nothing to do,
+	// and no note, since replay cannot tell whether one exists.
+}
