@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
 )
 
 // layoutFixture is a tree under testdata/layouts.
@@ -55,6 +57,24 @@ func TestLintListsSkippedFiles(t *testing.T) {
 	for _, want := range []string{`"skipped_files": 6`, `"skipped": 6`, `1_sessions.mysql.up.sql: a mysql migration`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("JSON lacks %s:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestLintHelpNamesEveryLayout: lint's help lists the tools whose trees it
+// reads; a layout added to the registry must be named there too, and
+// --layout must refuse a name the registry does not hold.
+func TestLintHelpNamesEveryLayout(t *testing.T) {
+	help := newLintCmd(&Streams{}).Long
+	for _, d := range layout.Defs() {
+		if d.Tool != "" && !strings.Contains(strings.Join(strings.Fields(help), " "), d.Tool) {
+			t.Errorf("lint's help does not name %s (layout %s)", d.Tool, d.Name)
+		}
+	}
+	r := run(t, "lint", "--layout", "nosuch", layoutFixture("goose"))
+	for _, d := range layout.Defs() {
+		if !strings.Contains(r.stder, string(d.Name)) {
+			t.Errorf("--layout nosuch does not list %s: %s", d.Name, r.stder)
 		}
 	}
 }

@@ -25,6 +25,7 @@ type raceHTTPOptions struct {
 	rounds   int
 	sync     string
 	split    string
+	release  string
 	timeout  time.Duration
 	deadline time.Duration
 	window   time.Duration
@@ -99,6 +100,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto")
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
+	f.StringVar(&o.release, "release", "spin", "how HTTP/1.1 tails are released: spin, parked or thread (docs/race-sync.md)")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
@@ -185,7 +187,7 @@ func writeTimeline(file string, p *httprace.Probe, res *racetest.Result) error {
 func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) {
 	p := httprace.Probe{
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
-		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split,
+		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split, Release: o.release,
 		Timeout: o.timeout, Deadline: o.deadline, Window: o.window, Settle: o.settle,
 		Insecure: o.insecure, Force: o.force,
 	}

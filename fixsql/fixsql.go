@@ -4,7 +4,8 @@
 // CONCURRENTLY) marked or split out the way the migration tool expects.
 //
 // It only builds file names and contents; the command writes them. It never
-// prints.
+// prints. How a layout names and marks a migration is the layout's own
+// (layout.Def.Fix in package sqlparse/layout); this package needs no cgo.
 package fixsql
 
 import (
@@ -16,7 +17,8 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/sqlparse"
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // File is one file to write: Name is relative to the migration directory
@@ -148,7 +150,7 @@ func comment(text, prefix string) string {
 // statements splits a fix's SQL into its statements, each ending in a
 // semicolon, so that tools that want one statement per file get them.
 func statements(sql string) []string {
-	res := sqlparse.Split(sqlparse.Input{Path: "fix.sql", Text: sql})
+	res := scan.Split(scan.Input{Path: "fix.sql", Text: sql})
 	out := make([]string, 0, len(res.Statements))
 	for _, st := range res.Statements {
 		out = append(out, strings.TrimSpace(st.Text)+";")
@@ -156,94 +158,50 @@ func statements(sql string) []string {
 	return out
 }
 
-// Layouts lists the layouts Migration can write.
-var Layouts = []sqlparse.Layout{
-	sqlparse.LayoutGolangMigrate, sqlparse.LayoutGoose, sqlparse.LayoutDbmate,
-	sqlparse.LayoutSQLMigrate, sqlparse.LayoutFlyway,
-}
-
 // Migration builds the next migration(s) of a tree in layout, after the
 // files existing already has, for --fix-sql DIR. Fixes that can run in a
 // transaction go into one migration; the others are marked the way the tool
 // expects (goose NO TRANSACTION, dbmate transaction:false, sql-migrate
 // notransaction, a Flyway .conf), or for golang-migrate, which runs a file
-// as one multi-statement string, written one statement per migration. now
-// names timestamp-versioned migrations.
-func Migration(findings []audit.Finding, layout sqlparse.Layout, existing []sqlparse.File, now time.Time) ([]File, error) {
+// as one multi-statement string, written one statement per migration. The
+// layout's registry entry (layout.Def.Fix) says how. now names
+// timestamp-versioned migrations.
+func Migration(findings []audit.Finding, l layout.Layout, existing []layout.File, now time.Time) ([]File, error) {
 	fixes := firstFixes(findings)
 	if len(fixes) == 0 {
 		return nil, nil
 	}
+	def := layout.Lookup(l)
+	if def == nil || def.Fix == nil {
+		return nil, fmt.Errorf("cannot name a %s migration; give --fix-sql a file name instead", l)
+	}
+	style := def.Fix
 	tx, noTx := partition(fixes)
-	v := newVersions(existing, layout, now)
-	switch layout {
-	case sqlparse.LayoutGolangMigrate:
-		return golangMigrate(tx, noTx, v), nil
-	case sqlparse.LayoutGoose:
-		return marked(tx, noTx, v, ".sql", "-- +goose Up\n", "-- +goose NO TRANSACTION\n-- +goose Up\n", "\n-- +goose Down\n"+noDown), nil
-	case sqlparse.LayoutDbmate:
-		return marked(tx, noTx, v, ".sql", "-- migrate:up\n", "-- migrate:up transaction:false\n", "\n-- migrate:down\n"+noDown), nil
-	case sqlparse.LayoutSQLMigrate:
-		return marked(tx, noTx, v, ".sql", "-- +migrate Up\n", "-- +migrate Up notransaction\n", "\n-- +migrate Down\n"+noDown), nil
-	case sqlparse.LayoutFlyway:
-		return flyway(tx, noTx, v), nil
-	}
-	return nil, fmt.Errorf("cannot name a %s migration; give --fix-sql a file name instead", layout)
-}
-
-const noDown = "-- idemcheck does not write a down migration for its fixes: undoing one reopens the hole.\n"
-
-// golangMigrate writes one up/down pair for the transactional fixes and one
-// pair per statement that cannot run in a transaction.
-func golangMigrate(tx, noTx []fix, v *versions) []File {
+	v := newVersions(existing, style, now)
 	var out []File
-	pair := func(name, up string) {
-		ver := v.next()
-		out = append(out,
-			File{Name: ver + "_" + name + ".up.sql", Content: up},
-			File{Name: ver + "_" + name + ".down.sql", Content: noDown})
-	}
-	if len(tx) > 0 {
-		pair(title, body(tx))
-	}
-	n := 0
-	for _, f := range noTx {
-		for _, st := range statements(f.fix.SQL) {
-			n++
-			one := f
-			one.fix.SQL = st
-			pair(fmt.Sprintf("%s_concurrently_%d", title, n), body([]fix{one}))
+	add := func(title string, fs []fix, noTx bool) {
+		for _, f := range style.Files(v.next(), title, body(fs), noTx) {
+			out = append(out, File(f))
 		}
 	}
-	return out
-}
-
-// marked writes the transactional fixes in one file and the others in a
-// second file whose marker turns the transaction off.
-func marked(tx, noTx []fix, v *versions, ext, upTx, upNoTx, down string) []File {
-	var out []File
 	if len(tx) > 0 {
-		out = append(out, File{Name: v.next() + "_" + title + ext, Content: upTx + body(tx) + down})
+		add(title, tx, false)
 	}
-	if len(noTx) > 0 {
-		out = append(out, File{Name: v.next() + "_" + title + "_concurrently" + ext, Content: upNoTx + body(noTx) + down})
+	if len(noTx) > 0 && !style.OnePerStatement {
+		add(title+"_concurrently", noTx, true)
 	}
-	return out
-}
-
-// flyway names V<n>__title.sql; a script that must not run in a
-// transaction gets a .conf beside it saying so.
-func flyway(tx, noTx []fix, v *versions) []File {
-	var out []File
-	if len(tx) > 0 {
-		out = append(out, File{Name: "V" + v.next() + "__" + title + ".sql", Content: body(tx)})
+	if style.OnePerStatement {
+		n := 0
+		for _, f := range noTx {
+			for _, st := range statements(f.fix.SQL) {
+				n++
+				one := f
+				one.fix.SQL = st
+				add(fmt.Sprintf("%s_concurrently_%d", title, n), []fix{one}, true)
+			}
+		}
 	}
-	if len(noTx) > 0 {
-		name := "V" + v.next() + "__" + title + "_concurrently.sql"
-		out = append(out, File{Name: name, Content: body(noTx)},
-			File{Name: name + ".conf", Content: "executeInTransaction=false\n"})
-	}
-	return out
+	return out, nil
 }
 
 func body(fs []fix) string {
@@ -265,13 +223,10 @@ type versions struct {
 	timestamp bool
 }
 
-func newVersions(existing []sqlparse.File, layout sqlparse.Layout, now time.Time) *versions {
-	v := &versions{width: 6}
-	if layout == sqlparse.LayoutFlyway {
-		v.width = 1
-	}
+func newVersions(existing []layout.File, style *layout.FixStyle, now time.Time) *versions {
+	v := &versions{width: style.VersionWidth}
 	for _, f := range existing {
-		digits := leadingDigits(f.Version)
+		digits := layout.LeadingDigits(strings.TrimLeft(f.Version, "Vv"))
 		n, err := strconv.ParseUint(digits, 10, 64)
 		if err != nil {
 			continue
@@ -280,7 +235,7 @@ func newVersions(existing []sqlparse.File, layout sqlparse.Layout, now time.Time
 			v.last, v.width = n, len(digits)
 		}
 	}
-	v.timestamp = v.width == 14 || (len(existing) == 0 && layout == sqlparse.LayoutDbmate)
+	v.timestamp = v.width == 14 || (len(existing) == 0 && style.Timestamps)
 	if v.timestamp {
 		v.width = 14
 		if ts, _ := strconv.ParseUint(now.UTC().Format("20060102150405"), 10, 64); ts > v.last {
@@ -293,13 +248,4 @@ func newVersions(existing []sqlparse.File, layout sqlparse.Layout, now time.Time
 func (v *versions) next() string {
 	v.last++
 	return fmt.Sprintf("%0*d", v.width, v.last)
-}
-
-func leadingDigits(s string) string {
-	s = strings.TrimLeft(s, "Vv")
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
 }

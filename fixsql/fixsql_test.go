@@ -7,7 +7,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
-	"github.com/idemcheck/idemcheck/sqlparse"
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
 )
 
 var now = time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)
@@ -36,25 +36,25 @@ func names(files []File) string {
 
 func TestMigrationNamesAndMarkers(t *testing.T) {
 	cases := []struct {
-		layout   sqlparse.Layout
+		layout   layout.Layout
 		existing []string
 		names    string
 		marker   string // in the file that cannot run in a transaction
 	}{
-		{sqlparse.LayoutGolangMigrate, []string{"000007"},
+		{layout.LayoutGolangMigrate, []string{"000007"},
 			"000008_idemcheck_fixes.up.sql 000008_idemcheck_fixes.down.sql " +
 				"000009_idemcheck_fixes_concurrently_1.up.sql 000009_idemcheck_fixes_concurrently_1.down.sql " +
 				"000010_idemcheck_fixes_concurrently_2.up.sql 000010_idemcheck_fixes_concurrently_2.down.sql", ""},
-		{sqlparse.LayoutGoose, []string{"00041", "00042"}, "00043_idemcheck_fixes.sql 00044_idemcheck_fixes_concurrently.sql", "-- +goose NO TRANSACTION\n"},
-		{sqlparse.LayoutDbmate, []string{"20240101000000"}, "20261129230000_idemcheck_fixes.sql 20261129230001_idemcheck_fixes_concurrently.sql", "-- migrate:up transaction:false\n"},
-		{sqlparse.LayoutSQLMigrate, []string{"3"}, "4_idemcheck_fixes.sql 5_idemcheck_fixes_concurrently.sql", "-- +migrate Up notransaction\n"},
-		{sqlparse.LayoutFlyway, []string{"1", "2.1"}, "V3__idemcheck_fixes.sql V4__idemcheck_fixes_concurrently.sql V4__idemcheck_fixes_concurrently.sql.conf", ""},
+		{layout.LayoutGoose, []string{"00041", "00042"}, "00043_idemcheck_fixes.sql 00044_idemcheck_fixes_concurrently.sql", "-- +goose NO TRANSACTION\n"},
+		{layout.LayoutDbmate, []string{"20240101000000"}, "20261129230000_idemcheck_fixes.sql 20261129230001_idemcheck_fixes_concurrently.sql", "-- migrate:up transaction:false\n"},
+		{layout.LayoutSQLMigrate, []string{"3"}, "4_idemcheck_fixes.sql 5_idemcheck_fixes_concurrently.sql", "-- +migrate Up notransaction\n"},
+		{layout.LayoutFlyway, []string{"1", "2.1"}, "V3__idemcheck_fixes.sql V4__idemcheck_fixes_concurrently.sql V4__idemcheck_fixes_concurrently.sql.conf", ""},
 	}
 	for _, c := range cases {
 		t.Run(string(c.layout), func(t *testing.T) {
-			var existing []sqlparse.File
+			var existing []layout.File
 			for _, v := range c.existing {
-				existing = append(existing, sqlparse.File{Version: v})
+				existing = append(existing, layout.File{Version: v})
 			}
 			files, err := Migration(findings(), c.layout, existing, now)
 			if err != nil {
@@ -84,7 +84,7 @@ func TestMigrationNamesAndMarkers(t *testing.T) {
 }
 
 func TestMigrationUnsupportedLayout(t *testing.T) {
-	if _, err := Migration(findings(), sqlparse.LayoutPrisma, nil, now); err == nil || !strings.Contains(err.Error(), "file name") {
+	if _, err := Migration(findings(), layout.LayoutPrisma, nil, now); err == nil || !strings.Contains(err.Error(), "file name") {
 		t.Errorf("prisma: error %v, want advice to give a file name", err)
 	}
 }

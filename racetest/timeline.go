@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -110,22 +111,38 @@ func WriteTimeline(w io.Writer, res *Result, request string) error {
 // client's release write returned) to lo+span, with a tick every step.
 type axis struct{ lo, span, step time.Duration }
 
-// timelineAxis spans twice the window and every release and arrival, in
-// round steps; responses later than that are written as numbers at the
-// end of their lane.
+// timelineAxis spans twice the window and nearly every release and
+// arrival (the 5th to the 95th percentile: one round delayed by the
+// machine's load must not squeeze the others into a line), in round steps.
+// What falls outside is drawn at the axis's end; responses later than it
+// are written as numbers at the end of their lane.
 func timelineAxis(res *Result) axis {
-	lo, hi := time.Duration(0), 2*res.Window
 	aligned := arrivalsOnClientClock(res)
+	var offs, responses []time.Duration
+	arrivals := false
 	for i := range res.Rounds {
 		r := &res.Rounds[i]
 		first, ok := firstArrival(r)
+		arrivals = arrivals || ok
 		for _, o := range r.Outcomes {
-			hi = max(hi, o.Released)
+			offs = append(offs, o.Released)
 			if o.Arrival != nil && ok {
-				a := arrivalAt(r, o, first, aligned)
-				lo, hi = min(lo, a), max(hi, a)
+				offs = append(offs, arrivalAt(r, o, first, aligned))
+			}
+			if o.Elapsed > 0 {
+				responses = append(responses, o.Released+o.Elapsed)
 			}
 		}
+	}
+	if !arrivals {
+		// Without arrivals the responses are all there is to see.
+		offs = append(offs, responses...)
+	}
+	lo, hi := time.Duration(0), 2*res.Window
+	if len(offs) > 0 {
+		slices.Sort(offs)
+		lo = min(lo, offs[len(offs)*5/100])
+		hi = max(hi, offs[(len(offs)-1)*95/100])
 	}
 	hi = max(hi+(hi-lo)/4, lo+20*time.Microsecond)
 	// 1, 2 or 5 times a power of ten, so that the ticks read well.

@@ -1,10 +1,15 @@
-// Command race measures the race probe on loopback and prints the tables of
-// issue 4, item 10: how often the probe catches a read-then-write gate per
-// window compared with a naive WaitGroup probe, how often an HTTP/2 release
-// block arrives in a single read at a raw sink, and the release and arrival
-// spread medians for N = 2, 8 and 32.
+// Command race measures the race probe on loopback. The catch, sink and
+// spread tables are issue 4's: how often the probe catches a read-then-write
+// gate per window compared with a naive WaitGroup probe, how often an
+// HTTP/2 release block arrives in a single read at a raw sink, and the
+// release and arrival spread medians for N = 2, 8 and 32. The sync table
+// is issue 17's (docs/race-sync.md): every release method side by side
+// against a spin window, a sleep window, a PostgreSQL read-then-insert and
+// a Node.js server, catch rates from counted effects with 95% Wilson
+// intervals, printed as markdown.
 //
 //	go run ./bench/race -rounds 100
+//	go run ./bench/race -tables sync -rounds 500 -n 2 -targets spin,sleep -methods auto,h1-headers,naive
 package main
 
 import (
@@ -31,20 +36,50 @@ func main() {
 	rounds := flag.Int("rounds", 100, "rounds per cell")
 	batches := flag.Int("batches", 200, "HTTP/2 batches at the raw sink")
 	settle := flag.Duration("settle", 20*time.Millisecond, "how long withheld heads settle before the release")
-	tables := flag.String("tables", "catch,sink,spread", "which tables to print")
-	serve := flag.Duration("serve", -1, "internal: serve a gate with this read-then-write window and print its URL")
+	tables := flag.String("tables", "catch,sink,spread", "which tables to print: catch, sink, spread, sync")
+	ns := flag.String("n", "2,8", "sync table: requests per round, comma-separated")
+	windows := flag.String("windows", "1ms,200us,50us,20us", "sync table: the targets' read-then-write windows")
+	targets := flag.String("targets", strings.Join(allTargets, ","), "sync table: targets (spin, sleep, pg, node)")
+	methods := flag.String("methods", strings.Join(allMethods, ","), "sync table: methods (auto, h1-headers, h1-spin, h1-parked, h1-thread, h2, naive)")
+	dsn := flag.String("dsn", defaultDSN(), "sync table: PostgreSQL for the pg target")
+	serve := flag.Duration("serve", -1, "internal: serve a target with this read-then-write window and print its URL")
+	serveKind := flag.String("serve-kind", "spin", "internal: the target -serve serves (spin, sleep, pg)")
 	flag.Parse()
 	if *serve >= 0 {
-		serveGate(*serve)
+		serveTarget(*serveKind, *serve, *dsn)
 		return
 	}
-	if err := run(os.Stdout, *tables, *rounds, *batches, *settle); err != nil {
+	cfg := syncConfig{rounds: *rounds, settle: *settle, ns: nil, targets: parseList(*targets), methods: parseList(*methods), dsn: *dsn}
+	for _, s := range parseList(*ns) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 2 {
+			fmt.Fprintf(os.Stderr, "bench: -n %q: want numbers of 2 or more\n", s)
+			os.Exit(2)
+		}
+		cfg.ns = append(cfg.ns, n)
+	}
+	for _, s := range parseList(*windows) {
+		d, err := time.ParseDuration(strings.ReplaceAll(s, "µs", "us"))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: -windows %q: %v\n", s, err)
+			os.Exit(2)
+		}
+		cfg.windows = append(cfg.windows, d)
+	}
+	if err := run(os.Stdout, *tables, *rounds, *batches, *settle, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, tables string, rounds, batches int, settle time.Duration) error {
+func defaultDSN() string {
+	if d := os.Getenv("IDEMCHECK_TEST_DSN"); d != "" {
+		return d
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+func run(w io.Writer, tables string, rounds, batches int, settle time.Duration, cfg syncConfig) error {
 	for _, t := range []struct {
 		name string
 		f    func(io.Writer, int, int, time.Duration) error
@@ -55,6 +90,12 @@ func run(w io.Writer, tables string, rounds, batches int, settle time.Duration) 
 			}
 			fmt.Fprintln(w)
 		}
+	}
+	if strings.Contains(tables, "sync") {
+		if err := syncTable(w, cfg); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
 	}
 	return nil
 }
@@ -125,10 +166,12 @@ func spreadTable(w io.Writer, rounds, _ int, settle time.Duration) error {
 	return tw.Flush()
 }
 
-// serveGate is the child process: the target runs in its own process so
-// that the probe's goroutines and the handlers do not share a scheduler.
-func serveGate(window time.Duration) {
-	srv := httptest.NewUnstartedServer(&httprace.Gate{Window: window})
+// serveMux serves mux on a loopback port over HTTP/1.1 and cleartext
+// HTTP/2 (prior knowledge), prints its base URL and serves until killed:
+// the target runs in its own process so that the probe's goroutines and
+// the handlers do not share a scheduler.
+func serveMux(mux http.Handler) {
+	srv := httptest.NewUnstartedServer(mux)
 	srv.Config.Protocols = new(http.Protocols)
 	srv.Config.Protocols.SetHTTP1(true)
 	srv.Config.Protocols.SetUnencryptedHTTP2(true)
@@ -149,7 +192,7 @@ func startGate(window time.Duration) (*gateProcess, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "-serve", window.String())
+	cmd := exec.Command(self, "-serve", window.String(), "-serve-kind", "spin")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 )
 
 // goServer serves h the way Go's net/http does by default: "h1" (HTTP/1.1
@@ -186,5 +188,48 @@ func TestSyncAutoSaysWhy(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "\nsync: auto chose h1: Go net/http by SETTINGS") {
 		t.Errorf("the text output does not say why auto chose h1:\n%s", b.String())
+	}
+}
+
+// racyOverH2 runs the effect twice only for requests that came over
+// HTTP/2: a target on which the two modes differ for certain.
+type racyOverH2 struct {
+	racy  groundtruth.ReadCheckWrite
+	sound groundtruth.Sound
+}
+
+func (g *racyOverH2) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/effects" {
+		a, _ := g.racy.Count(r.Context(), r.URL.Query().Get("key"))
+		b, _ := g.sound.Count(r.Context(), r.URL.Query().Get("key"))
+		fmt.Fprintln(w, a+b)
+		return
+	}
+	if r.ProtoMajor == 2 {
+		g.racy.ServeHTTP(w, r)
+		return
+	}
+	g.sound.ServeHTTP(w, r)
+}
+
+// With an oracle, the pre-run keeps the mode that caught the race in more
+// rounds, by the count.
+func TestSyncAutoPreRunByOracle(t *testing.T) {
+	url := unplacedGo(t, &racyOverH2{sound: groundtruth.Sound{Replay: groundtruth.Marked}})
+	p := quick(url)
+	p.Insecure = true
+	p.Defaults()
+	eff, err := NewURLEffect(strings.TrimSuffix(url, "/claims")+"/effects?key={{key}}", true, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eff.Close()
+	p.Effect = eff
+	sync, why, _, err := chooseSync(context.Background(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sync != SyncH2 || !strings.Contains(why, "caught the race in 0 rounds with h1 and 5 with h2 (by the oracle's count)") {
+		t.Errorf("auto chose %s (%s), want h2 by the oracle's count", sync, why)
 	}
 }

@@ -153,7 +153,7 @@ func (p *Probe) Validate() error {
 	switch p.Release {
 	case "", ReleaseSpin, ReleaseParked, ReleaseThread:
 	default:
-		return fmt.Errorf("release %q: want spin, parked or thread", p.Release)
+		return fmt.Errorf("--release %q: want spin, parked or thread", p.Release)
 	}
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err

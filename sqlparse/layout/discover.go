@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // File is one migration file chosen for replay.
@@ -290,32 +290,30 @@ func Detect(dir string) Layout {
 // migrations of its own. A note says why when the names alone would have
 // suggested another layout.
 func detectDir(dir, display string, sc dirScan) (Layout, []scan.Diagnostic) {
-	if sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy") {
-		return LayoutSqitch, nil
+	for _, d := range registry {
+		if d.Signature != nil && d.Signature(dir, sc) {
+			return d.Name, nil
+		}
 	}
-	if isTemporalDir(dir, sc) {
-		return LayoutTemporal, nil
-	}
-	if sc.others["migration_lock.toml"] {
-		return LayoutPrisma, nil
-	}
-	prisma, dirs := 0, 0
-	for _, sub := range sc.subdirs {
-		if v, _ := splitVersion(sub); v == "" {
+	// Folders {version}_{name}/ holding the file of a layout: the layout
+	// with the most wins, the registry's order breaking ties.
+	best, bestCount := Layout(""), 0
+	for _, d := range registry {
+		if d.FolderFile == "" {
 			continue
 		}
-		if fileExists(filepath.Join(dir, sub, "migration.sql")) {
-			prisma++
+		n := 0
+		for _, sub := range sc.subdirs {
+			if v, _ := splitVersion(sub); v != "" && fileExists(filepath.Join(dir, sub, d.FolderFile)) {
+				n++
+			}
 		}
-		if fileExists(filepath.Join(dir, sub, "up.sql")) {
-			dirs++
+		if n > bestCount {
+			best, bestCount = d.Name, n
 		}
 	}
-	switch {
-	case dirs > 0 && dirs >= prisma:
-		return LayoutDirs, nil
-	case prisma > 0:
-		return LayoutPrisma, nil
+	if best != "" {
+		return best, nil
 	}
 	if len(sc.sqlFiles) == 0 {
 		return "", nil
@@ -338,10 +336,10 @@ func detectSQLFiles(dir string, names []string) (layout Layout, why string) {
 		if dialectUp.MatchString(lower) {
 			return LayoutMultiDialect, ""
 		}
-		if strings.HasSuffix(lower, ".up.sql") || strings.HasSuffix(lower, ".down.sql") {
+		if isUpDownName(lower) {
 			migrateNames++
 		}
-		if flywayVersioned.MatchString(n) || flywayRepeat.MatchString(n) || flywayUndo.MatchString(n) {
+		if isFlywayName(n) {
 			flyway++
 		}
 	}
@@ -373,8 +371,8 @@ func detectSQLFiles(dir string, names []string) (layout Layout, why string) {
 		}
 	}
 	best, bestVotes := Layout(""), 0
-	for _, l := range allLayouts { // fixed order so ties are stable
-		if l != LayoutDump && votes[l] > bestVotes {
+	for _, d := range registry { // fixed order so ties are stable
+		if l := d.Name; l != LayoutDump && votes[l] > bestVotes {
 			best, bestVotes = l, votes[l]
 		}
 	}
@@ -462,6 +460,9 @@ func digitsAt(s string, i int) int {
 	}
 	return i
 }
+
+// LeadingDigits returns the run of ASCII digits that starts s.
+func LeadingDigits(s string) string { return s[:digitsAt(s, 0)] }
 
 // sortFiles orders files by cmp (ties by path) and reports files that
 // claim the same version; only the first of them is kept.

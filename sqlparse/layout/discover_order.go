@@ -37,40 +37,6 @@ func compareNumericVersion(a, b File) int {
 	return compareDigitStrings(normalizeDigits(a.Version), normalizeDigits(b.Version))
 }
 
-// compareSQLMigrate is sql-migrate's order: names with a numeric prefix
-// first, by that number, then by name.
-func compareSQLMigrate(a, b File) int {
-	an, bn := leadingDigits(a.Version), leadingDigits(b.Version)
-	switch {
-	case an != "" && bn != "":
-		if c := compareDigitStrings(normalizeDigits(an), normalizeDigits(bn)); c != 0 {
-			return c
-		}
-	case an != "":
-		return -1
-	case bn != "":
-		return 1
-	}
-	return strings.Compare(a.Version, b.Version)
-}
-
-func leadingDigits(s string) string { return s[:digitsAt(s, 0)] }
-
-// compareFlyway is Flyway's order: versioned migrations by version, part by
-// part (1.9 before 1.10, 1.0 equal to 1), then repeatable ones by
-// description.
-func compareFlyway(a, b File) int {
-	switch {
-	case a.Version == "" && b.Version == "":
-		return strings.Compare(a.Name, b.Name)
-	case a.Version == "":
-		return 1
-	case b.Version == "":
-		return -1
-	}
-	return compareDotted(a.Version, b.Version)
-}
-
 // compareDotted compares versions made of numbers separated by dots or
 // underscores, part by part as numbers: 1.9 before 1.10, 1.0 equal to 1.
 func compareDotted(a, b string) int {

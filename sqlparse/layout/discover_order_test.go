@@ -1,11 +1,11 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // treeFiles lists every file of every tree, in replay order, relative to

@@ -1,12 +1,12 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 const layoutsDir = "../../testdata/layouts"

@@ -4,6 +4,12 @@
 // tool would apply, reads them, and cuts out the "up" part of each as a
 // scan.Input with the file's own offsets.
 //
+// Each layout is one value, a Def, in a file of its own (goose.go,
+// flyway.go, ...): its name, its README row, how it is detected, how its
+// files are listed and ordered, how its up part is cut, and how lint
+// --fix-sql writes a migration in it. The registry (registry.go) lists them;
+// discovery, package fixsql, --layout and the README table all read it.
+//
 // It is pure Go: it needs no cgo and imports only catalog and
 // sqlparse/scan. It never prints; what it has to say comes back as
 // scan.Diagnostics.

@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"os"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // MaxFileSize is the largest SQL file idemcheck reads. Migration files and

@@ -1,11 +1,11 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // FuzzSplit checks that no input makes Split panic and that statements come

@@ -1,10 +1,10 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"fmt"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // ReadUp reads a file and keeps only its up part, according to its layout.
@@ -22,17 +22,8 @@ func ReadUp(f File) (scan.Input, error) {
 
 // upPart cuts the up part out of text for f's layout.
 func upPart(f File, text string) scan.Input {
-	switch f.Layout {
-	case LayoutGoose:
-		return annotatedUp(f, text, "+goose")
-	case LayoutSQLMigrate:
-		return annotatedUp(f, text, "+migrate")
-	case LayoutDbmate:
-		return dbmateUp(f, text)
-	case LayoutTern:
-		return ternUp(f, text)
-	case LayoutLiquibase:
-		return liquibaseUp(f, text)
+	if d := Lookup(f.Layout); d != nil && d.Up != nil {
+		return d.Up(f, text)
 	}
 	return scan.Input{Path: f.Path, Text: text}
 }
@@ -135,78 +126,6 @@ func annotatedUp(f File, text, tool string) scan.Input {
 			wholeStart = -1
 		}
 	}
-	in.Text = string(b.buf)
-	return in
-}
-
-// dbmateUp keeps what lies between "-- migrate:up" and "-- migrate:down".
-func dbmateUp(f File, text string) scan.Input {
-	in := scan.Input{Path: f.Path}
-	b := newBlanker(text)
-	section := "before"
-	for _, l := range splitLines(text) {
-		t := strings.ToLower(strings.TrimSpace(l.text))
-		switch {
-		case strings.HasPrefix(t, "-- migrate:up"):
-			section = "up"
-			if strings.Contains(t, "transaction:false") {
-				in.NoTransaction = true
-			}
-		case strings.HasPrefix(t, "-- migrate:down"):
-			section = "down"
-			b.blank(l.start, l.end)
-		case section != "up":
-			b.blank(l.start, l.end)
-		}
-	}
-	in.Text = string(b.buf)
-	return in
-}
-
-// ternUp keeps what lies above tern's "---- create above / drop below ----".
-func ternUp(f File, text string) scan.Input {
-	b := newBlanker(text)
-	below := false
-	for _, l := range splitLines(text) {
-		if !below && strings.EqualFold(strings.TrimSpace(l.text), ternMarker) {
-			below = true
-		}
-		if below {
-			b.blank(l.start, l.end)
-		}
-	}
-	return scan.Input{Path: f.Path, Text: string(b.buf)}
-}
-
-// liquibaseUp keeps every changeset and blanks "--rollback" lines. A
-// changeset with splitStatements:false is one statement.
-func liquibaseUp(f File, text string) scan.Input {
-	in := scan.Input{Path: f.Path}
-	b := newBlanker(text)
-	whole := -1
-	lines := splitLines(text)
-	closeWhole := func(end int) {
-		if whole >= 0 {
-			in.Whole = append(in.Whole, scan.Range{Start: whole, End: end})
-			whole = -1
-		}
-	}
-	for _, l := range lines {
-		t := strings.ToLower(strings.TrimSpace(l.text))
-		switch {
-		case strings.HasPrefix(t, "--changeset"):
-			closeWhole(l.start)
-			if strings.Contains(t, "runintransaction:false") {
-				in.NoTransaction = true
-			}
-			if strings.Contains(t, "splitstatements:false") {
-				whole = l.end
-			}
-		case strings.HasPrefix(t, "--rollback"):
-			b.blank(l.start, l.end)
-		}
-	}
-	closeWhole(len(text))
 	in.Text = string(b.buf)
 	return in
 }

@@ -1,11 +1,11 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // readFixture reads the up part of one fixture file.

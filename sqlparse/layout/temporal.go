@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -11,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // temporal-sql-tool (Temporal's schema tool) keeps one folder per schema
@@ -18,7 +18,22 @@ import (
 // SchemaUpdateCqlFiles names the SQL files of that version in the order
 // they run. Versions run in version order, part by part (1.9 before 1.10).
 
+// LayoutTemporal is temporal-sql-tool's versioned/v{version}/manifest.json.
+const LayoutTemporal Layout = "temporal"
+
 const temporalManifest = "manifest.json"
+
+var temporal = &Def{
+	Name:      LayoutTemporal,
+	Tool:      "Temporal's versioned folders",
+	Files:     "`versioned/v{version}/manifest.json` (temporal-sql-tool)",
+	UpPart:    "the files the manifest names",
+	Order:     "version part by part (`v1.9` before `v1.10`), then manifest order",
+	Signature: isTemporalDir,
+	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
+		return listTemporal(t.dir, t.display, t.sc)
+	},
+}
 
 // temporalVersionDir is the tool's own pattern for version folders.
 var temporalVersionDir = regexp.MustCompile(`^v([0-9]+(?:\.[0-9]+)*)$`)
