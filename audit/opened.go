@@ -8,8 +8,8 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// A hole finding is placed at the statement that opened the hole (RULES.md,
-// "Messages"): where the index was created, or, when a later migration
+// A hole finding is placed at the statement that opened the hole (docs/rules.md,
+// "Messages and positions"): where the index was created, or, when a later migration
 // opened it, that later statement. Reporting only what a change adds
 // (--new-from-rev) and annotations on a pull request depend on it: a
 // migration that drops the index covering an old hole must be where the

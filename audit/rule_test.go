@@ -18,7 +18,7 @@ func catalogOf(tables ...*catalog.Table) *catalog.Catalog {
 	return cat
 }
 
-// eventsTable is the RULES.md example: (organization_id,
+// eventsTable is the docs/rules.md example: (organization_id,
 // external_subscription_id, transaction_id) with the middle part nullable.
 func eventsTable() *catalog.Table {
 	return &catalog.Table{
@@ -133,7 +133,7 @@ func TestNullableKeyRelatedAndNotes(t *testing.T) {
 			Table: "events", Object: "DO $$ BEGIN ALTER TABLE events ..."}}}
 	f := onlyFinding(t, ofRule(audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16, History: hist}), "nullable-key"))
 	// The rename is the last statement that opened the hole or renamed the
-	// index, so the finding is placed there (RULES.md, "Messages").
+	// index, so the finding is placed there (docs/rules.md, "Messages and positions").
 	if f.Pos != tab.Indexes[0].RenamedAt {
 		t.Errorf("Pos = %v, want the rename's", f.Pos)
 	}

@@ -13,7 +13,7 @@ import (
 
 // UniqueDropped flags a migration that drops a unique index or constraint
 // when nothing in the rest of the tree restores uniqueness over the same key
-// or part of it while the key's columns still exist (RULES.md).
+// or part of it while the key's columns still exist (docs/rules.md).
 var UniqueDropped = &Rule{
 	ID:    "unique-dropped",
 	Title: "a migration drops a unique index with no replacement",

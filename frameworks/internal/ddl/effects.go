@@ -174,7 +174,7 @@ func cloneTable(t *catalog.Table) *catalog.Table {
 }
 
 // Kind says what a SQL fix does, for ordering the framework fixes as
-// RULES.md's "Fixes" orders them when there is no data to look at: keep NULL
+// docs/rules.md's "Fixes" orders them when there is no data to look at: keep NULL
 // meaningful first (NULLS NOT DISTINCT, then the split), NOT NULL last.
 type Kind int
 
