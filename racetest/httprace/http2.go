@@ -211,7 +211,9 @@ type H2Layout struct {
 	// NoBody sends the requests without a body: END_STREAM on HEADERS,
 	// one frame per stream.
 	NoBody bool
-	// Reverse lays the streams out in descending order.
+	// Reverse puts the withheld DATA frames in descending stream order
+	// after every HEADERS frame (H1 H3 D3 D1). HEADERS stay in ascending
+	// order: opening a stream closes every idle stream with a lower ID.
 	Reverse bool
 }
 
@@ -220,23 +222,17 @@ type H2Layout struct {
 // each stream's final one-byte DATA frame is withheld. The layout varies
 // that (H2Layout).
 func h2Blocks(r request, n int, split string, layout H2Layout, maxFrame uint32) (pre, release []byte, err error) {
-	var preBuf, relBuf, relData bytes.Buffer
+	var preBuf, relBuf bytes.Buffer
 	preFr := http2.NewFramer(&preBuf, nil)
 	relFr := http2.NewFramer(&relBuf, nil)
-	dataFr := relFr
-	if layout.HeadersFirst {
-		dataFr = http2.NewFramer(&relData, nil)
-	}
+	relData := make([]bytes.Buffer, n) // each stream's withheld DATA when grouped after the HEADERS
+	grouped := layout.HeadersFirst || layout.Reverse
 	if layout.NoBody {
 		r.body = nil
 	}
 	var hbuf bytes.Buffer
 	enc := hpack.NewEncoder(&hbuf)
-	for k := range n {
-		i := k
-		if layout.Reverse {
-			i = n - 1 - k
-		}
+	for i := range n {
 		id := uint32(2*i + 1)
 		hbuf.Reset()
 		encodeH2Headers(enc, r)
@@ -265,12 +261,21 @@ func h2Blocks(r request, n int, split string, layout H2Layout, maxFrame uint32) 
 			return nil, nil, err
 		}
 		if !endStream {
+			dataFr := relFr
+			if grouped {
+				dataFr = http2.NewFramer(&relData[i], nil)
+			}
 			if err := writeData(dataFr, id, bodyTail, true, maxFrame); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
-	relBuf.Write(relData.Bytes())
+	for k := range relData {
+		if layout.Reverse {
+			k = n - 1 - k
+		}
+		relBuf.Write(relData[k].Bytes())
+	}
 	return preBuf.Bytes(), relBuf.Bytes(), nil
 }
 
