@@ -39,7 +39,7 @@ func lintMigrations(t *testing.T, files ...string) []audit.Finding {
 			}
 		}
 	}
-	return lintCatalog(t, cat, nil, 16)
+	return lintCatalog(t, cat, r.History(), nil, 16)
 }
 
 func positions(fs []audit.Finding) []string {

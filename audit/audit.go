@@ -112,13 +112,19 @@ type Options struct {
 	PGVersion int
 	// Live is set when the catalog was read from a running server.
 	Live bool
+	// History is what replay recorded on its way to the catalog
+	// (replay.Replayer.History); nil for a live catalog, which has none.
+	History *catalog.History
 }
 
-// Pass is what a rule's Run gets: the catalog, the options, Report, and
-// through its methods (shared.go) the results the rules of one Run share.
+// Pass is what a rule's Run gets: the catalog, the history that led to it,
+// the options, Report, and through its methods (shared.go) the results the
+// rules of one Run share.
 type Pass struct {
 	Rule    *Rule
 	Catalog *catalog.Catalog
+	// History is Options.History, empty rather than nil when there is none.
+	History *catalog.History
 	Options Options
 	report  func(Finding)
 	// results are what the rules of one Run share, reached through the
@@ -217,7 +223,11 @@ type Suppression struct {
 // object, then rule.
 func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	var out []Finding
-	shared := newResults(cat)
+	hist := opts.History
+	if hist == nil {
+		hist = &catalog.History{}
+	}
+	shared := newResults(cat, hist)
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue
@@ -225,7 +235,7 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		if r.Needs == Migrations && opts.Live {
 			continue
 		}
-		p := &Pass{Rule: r, Catalog: cat, Options: opts, report: func(f Finding) { out = append(out, f) }, results: shared}
+		p := &Pass{Rule: r, Catalog: cat, History: hist, Options: opts, report: func(f Finding) { out = append(out, f) }, results: shared}
 		r.Run(p)
 	}
 	SortFindings(out)

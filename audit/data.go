@@ -7,7 +7,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit/internal/prose"
 )
 
-// minRowsForNotNull is the evidence RULES.md asks before NOT NULL is put
+// minRowsForNotNull is the evidence docs/rules.md asks before NOT NULL is put
 // first or suggested: live, with data checks on, no row holds NULL in a
 // table of at least this many rows (the data check's exact count). Fewer
 // rows say little about what the application writes.

@@ -32,5 +32,5 @@ func (p *Pass) namer(t *catalog.Table) *fixes.Namer {
 	if s == nil {
 		return fixes.NewNamer(nil, t)
 	}
-	return fixes.NewNamer(schemaNames{p.results.names, s}, t)
+	return fixes.NewNamer(s, t)
 }

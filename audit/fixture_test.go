@@ -40,17 +40,18 @@ func lintSource(t *testing.T, path, src string) ([]audit.Finding, *catalog.Catal
 			t.Logf("%s", d)
 		}
 	}
-	findings := lintCatalog(t, cat, fileDirectives(res), fixtureVersion(t, src))
+	findings := lintCatalog(t, cat, r.History(), fileDirectives(res), fixtureVersion(t, src))
 	// Keep only what a user would see reported.
 	return slices.DeleteFunc(findings, func(f audit.Finding) bool { return f.Suppressed != nil }), cat
 }
 
-// lintCatalog judges cat as lint does, through the audit pipeline: every
-// registered rule, the ignore directives (an unused one is reported),
-// suppressed findings marked.
-func lintCatalog(t *testing.T, cat *catalog.Catalog, directives []audit.Directive, pgVersion int) []audit.Finding {
+// lintCatalog judges cat, with the history replay recorded on the way (nil
+// for none), as lint does, through the audit pipeline: every registered
+// rule, the ignore directives (an unused one is reported), suppressed
+// findings marked.
+func lintCatalog(t *testing.T, cat *catalog.Catalog, hist *catalog.History, directives []audit.Directive, pgVersion int) []audit.Finding {
 	t.Helper()
-	res, err := pipeline.Run(pipeline.Input{Catalog: cat, Directives: directives},
+	res, err := pipeline.Run(pipeline.Input{Catalog: cat, History: hist, Directives: directives},
 		pipeline.Options{Rules: audit.Rules, Audit: audit.Options{PGVersion: pgVersion}})
 	if err != nil {
 		t.Fatal(err)

@@ -3,9 +3,9 @@ package audit
 import "github.com/idemcheck/idemcheck/catalog"
 
 // changeAt returns the first change recorded at pos, or nil.
-func changeAt(cat *catalog.Catalog, pos catalog.Pos, kinds ...catalog.ChangeKind) *catalog.Change {
-	for i := range cat.Changes {
-		ch := &cat.Changes[i]
+func changeAt(changes []catalog.Change, pos catalog.Pos, kinds ...catalog.ChangeKind) *catalog.Change {
+	for i := range changes {
+		ch := &changes[i]
 		if ch.Pos != pos {
 			continue
 		}

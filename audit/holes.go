@@ -247,7 +247,7 @@ func holeMessage(h *hole) string {
 	return b.String()
 }
 
-// holeSeverity is nullable-key's severity (RULES.md): error in a claim or
+// holeSeverity is nullable-key's severity (docs/rules.md): error in a claim or
 // dedupe table, or when a key part that is never NULL is a request, event
 // or transaction id; warning otherwise. The nullable part's own name never
 // makes it an error: "idempotency_key may be NULL" argues for intent.

@@ -10,7 +10,7 @@ import (
 )
 
 // IdempotencyTableShape checks a table that stores idempotency keys against
-// the four things the pattern needs (RULES.md): a unique key without holes,
+// the four things the pattern needs (docs/rules.md): a unique key without holes,
 // a lease or expiry on the in-progress state, the stored response with its
 // status code, and a fingerprint of the request.
 var IdempotencyTableShape = &Rule{
@@ -150,7 +150,7 @@ func storesKeys(t *catalog.Table, key *catalog.Column) bool {
 }
 
 // missingShape lists the points of the pattern t lacks, in the order of
-// RULES.md.
+// docs/rules.md.
 func missingShape(p *Pass, t *catalog.Table, key *catalog.Column) []shapeGap {
 	var out []shapeGap
 	if !holeFreeUniqueOver(p, t, key.Name) {

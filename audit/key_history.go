@@ -72,14 +72,14 @@ type dropEpisode struct {
 	reindexed *trackedIndex
 }
 
-// followDrops replays the history of cat and returns every drop of a
-// unique index of its own table (a partition's copy goes with its
-// parent's), with what happened after it.
-func followDrops(cat *catalog.Catalog) *keyHistory {
+// followDrops follows the changes replay recorded on its way to cat and
+// returns every drop of a unique index of its own table (a partition's copy
+// goes with its parent's), with what happened after it.
+func followDrops(cat *catalog.Catalog, changes []catalog.Change) *keyHistory {
 	h := &keyHistory{cat: cat, tables: map[string]*tableTrack{}, testedIsNull: map[*tableTrack]map[string]bool{},
 		addedIn: map[*tableTrack]map[string]string{}}
-	for i := range cat.Changes {
-		h.apply(cat.Changes[i])
+	for i := range changes {
+		h.apply(changes[i])
 	}
 	return h
 }

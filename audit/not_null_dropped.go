@@ -58,8 +58,8 @@ func runNotNullDropped(p *Pass) {
 			if col == nil || col.NullableSince.IsZero() {
 				continue
 			}
-			recreated := changeAt(p.Catalog, col.NullableSince, catalog.ChangeAddColumn) != nil
-			if !hist.Before(ix.Pos, col.NullableSince) && !(recreated && keyedBefore(p.Catalog, hist, t, col)) {
+			recreated := changeAt(p.History.Changes, col.NullableSince, catalog.ChangeAddColumn) != nil
+			if !hist.Before(ix.Pos, col.NullableSince) && !(recreated && keyedBefore(p.History.Changes, hist, t, col)) {
 				// The column was nullable before the index existed:
 				// nullable-key reports that hole; no migration opened it.
 				continue
@@ -84,8 +84,8 @@ func runNotNullDropped(p *Pass) {
 // keyedBefore reports whether, before col was re-created, a unique index of
 // t had a column of that name as a key part: DROP COLUMN took that index
 // with it, and the one there now was re-created over a nullable column.
-func keyedBefore(cat *catalog.Catalog, hist nullsafe.History, t *catalog.Table, col *catalog.Column) bool {
-	for _, ch := range cat.Changes {
+func keyedBefore(changes []catalog.Change, hist nullsafe.History, t *catalog.Table, col *catalog.Column) bool {
+	for _, ch := range changes {
 		if !isIndexCreation(ch) || ch.Table != t.Name || ch.Schema != t.Schema {
 			continue
 		}

@@ -32,8 +32,8 @@ END $$;
 }
 
 // Replayed positions: a hole opened after the index was created is placed
-// at the last statement that opened it or renamed the index (RULES.md,
-// "Messages"); the creation and the earlier openings are related.
+// at the last statement that opened it or renamed the index (docs/rules.md,
+// "Messages and positions"); the creation and the earlier openings are related.
 func TestRelatedPositionsFromReplay(t *testing.T) {
 	src := `CREATE TABLE orders (shop bigint NOT NULL, ref text NOT NULL);
 CREATE UNIQUE INDEX orders_ref_tmp ON orders (shop, ref);

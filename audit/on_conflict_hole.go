@@ -57,7 +57,7 @@ ON CONFLICT (organization_id, external_subscription_id, transaction_id) DO NOTHI
 }
 
 func runOnConflictHole(p *Pass) {
-	for _, q := range p.Catalog.Queries {
+	for _, q := range p.History.Queries {
 		t := p.Catalog.ResolveTable(q.Schema, q.Table)
 		if t == nil {
 			// A table the migrations do not create: nothing to check against.
@@ -152,7 +152,7 @@ func writtenIndexes(t *catalog.Table, q catalog.Query) []*catalog.Index {
 
 // leftNull reports whether the statement can leave key part p NULL: p may
 // be NULL and the statement does not write a constant into every column
-// it reads. Usage outranks shape (RULES.md): such a statement claims the
+// it reads. Usage outranks shape (docs/rules.md): such a statement claims the
 // rows where p is NULL, whatever the index alone reads as.
 func leftNull(t *catalog.Table, q catalog.Query, ix *catalog.Index, p catalog.IndexPart) bool {
 	if nullsafe.NullSafe(t, ix, p, nil).Safe {

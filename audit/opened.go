@@ -8,8 +8,8 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// A hole finding is placed at the statement that opened the hole (RULES.md,
-// "Messages"): where the index was created, or, when a later migration
+// A hole finding is placed at the statement that opened the hole (docs/rules.md,
+// "Messages and positions"): where the index was created, or, when a later migration
 // opened it, that later statement. Reporting only what a change adds
 // (--new-from-rev) and annotations on a pull request depend on it: a
 // migration that drops the index covering an old hole must be where the
@@ -30,7 +30,7 @@ type opening struct {
 // no history and none.
 func (p *Pass) openings(h *hole) []opening {
 	t, ix := h.Table, h.Index
-	if ix.Pos.IsZero() || len(p.Catalog.Changes) == 0 {
+	if ix.Pos.IsZero() || len(p.History.Changes) == 0 {
 		return nil
 	}
 	hist := p.history()

@@ -18,7 +18,7 @@ func catalogOf(tables ...*catalog.Table) *catalog.Catalog {
 	return cat
 }
 
-// eventsTable is the RULES.md example: (organization_id,
+// eventsTable is the docs/rules.md example: (organization_id,
 // external_subscription_id, transaction_id) with the middle part nullable.
 func eventsTable() *catalog.Table {
 	return &catalog.Table{
@@ -125,15 +125,15 @@ func TestNullableKeyRelatedAndNotes(t *testing.T) {
 	tab.Indexes[0].RenamedAt = catalog.Pos{File: "m/3.sql", Line: 1, Col: 1}
 	tab.Checks = []*catalog.Check{{Name: "ext_present", Expr: isNotNull(col("external_subscription_id"))}}
 	cat := catalogOf(tab)
-	cat.Changes = []catalog.Change{
+	hist := &catalog.History{Changes: []catalog.Change{
 		{Kind: catalog.ChangeCreateIndex, Pos: tab.Indexes[0].Pos, File: "m/1.sql", Table: "events"},
 		{Kind: catalog.ChangeDropNotNull, Pos: tab.Column("external_subscription_id").NullableSince, File: "m/2.sql", Table: "events"},
 		{Kind: catalog.ChangeRenameIndex, Pos: tab.Indexes[0].RenamedAt, File: "m/3.sql", Table: "events"},
 		{Kind: catalog.ChangeUnmodelled, Pos: catalog.Pos{File: "m/4.sql", Line: 2, Col: 1},
-			Table: "events", Object: "DO $$ BEGIN ALTER TABLE events ..."}}
-	f := onlyFinding(t, ofRule(runRules(t, cat, 16), "nullable-key"))
+			Table: "events", Object: "DO $$ BEGIN ALTER TABLE events ..."}}}
+	f := onlyFinding(t, ofRule(audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16, History: hist}), "nullable-key"))
 	// The rename is the last statement that opened the hole or renamed the
-	// index, so the finding is placed there (RULES.md, "Messages").
+	// index, so the finding is placed there (docs/rules.md, "Messages and positions").
 	if f.Pos != tab.Indexes[0].RenamedAt {
 		t.Errorf("Pos = %v, want the rename's", f.Pos)
 	}

@@ -7,14 +7,15 @@ import (
 
 // results are what several rules read and each would otherwise compute
 // again: the hole of each unique index, the order of the replayed history,
-// the changes to each table, the statements replay could not follow, and
-// the names each schema holds (for naming fixes, Pass.namer). Each is
+// the changes to each table and the statements replay could not follow
+// (the names each schema holds, for naming fixes, the catalog keeps). Each is
 // computed on first use and kept for the rest of one Run, which every pass
 // of the Run shares: rules only read the catalog, so a result stays true
 // while the Run lasts. A rule reaches them through the Pass methods below,
 // the role go/analysis gives Requires and ResultOf.
 type results struct {
-	cat *catalog.Catalog
+	cat     *catalog.Catalog
+	changes []catalog.Change
 	// holes are findHoleIn's answers by index and by reading (holeKey).
 	holes map[holeKey]*hole
 	// hist orders the history; nil until first asked.
@@ -25,8 +26,6 @@ type results struct {
 	// unmodelled are the history's statements replay could not follow.
 	unmodelled     []catalog.Change
 	unmodelledDone bool
-	// names are the names each schema holds, for naming fixes.
-	names *nameIndex
 }
 
 // holeKey names one reading of one index's hole: local is the reading of
@@ -36,8 +35,8 @@ type holeKey struct {
 	local bool
 }
 
-func newResults(cat *catalog.Catalog) *results {
-	return &results{cat: cat, holes: map[holeKey]*hole{}, names: newNameIndex()}
+func newResults(cat *catalog.Catalog, hist *catalog.History) *results {
+	return &results{cat: cat, changes: hist.Changes, holes: map[holeKey]*hole{}}
 }
 
 // holeOf is the hole in ix, a unique index of t, read with the whole
@@ -74,7 +73,7 @@ func (r *results) hole(t *catalog.Table, ix *catalog.Index, local bool) *hole {
 func (p *Pass) history() nullsafe.History {
 	r := p.results
 	if r.hist == nil {
-		h := nullsafe.NewHistory(r.cat)
+		h := nullsafe.NewHistory(r.changes)
 		r.hist = &h
 	}
 	return *r.hist
@@ -86,7 +85,7 @@ func (p *Pass) changesOf(t *catalog.Table) []catalog.Change {
 	r := p.results
 	if r.byTable == nil {
 		r.byTable = map[string][]catalog.Change{}
-		for _, ch := range r.cat.Changes {
+		for _, ch := range r.changes {
 			if ch.Table != "" {
 				key := ch.Schema + "." + ch.Table
 				r.byTable[key] = append(r.byTable[key], ch)
@@ -101,7 +100,7 @@ func (p *Pass) changesOf(t *catalog.Table) []catalog.Change {
 func (p *Pass) unmodelled() []catalog.Change {
 	r := p.results
 	if !r.unmodelledDone {
-		for _, ch := range r.cat.Changes {
+		for _, ch := range r.changes {
 			if ch.Kind == catalog.ChangeUnmodelled {
 				r.unmodelled = append(r.unmodelled, ch)
 			}

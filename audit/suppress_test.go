@@ -24,7 +24,7 @@ func suppressFixture(t *testing.T, src string) []audit.Finding {
 	for _, st := range split.Statements {
 		r.Apply(st)
 	}
-	return lintCatalog(t, cat, fileDirectives(split), 16)
+	return lintCatalog(t, cat, r.History(), fileDirectives(split), 16)
 }
 
 func toComments(cs []sqlparse.Comment) []audit.SourceComment {

@@ -13,7 +13,7 @@ import (
 
 // UniqueDropped flags a migration that drops a unique index or constraint
 // when nothing in the rest of the tree restores uniqueness over the same key
-// or part of it while the key's columns still exist (RULES.md).
+// or part of it while the key's columns still exist (docs/rules.md).
 var UniqueDropped = &Rule{
 	ID:    "unique-dropped",
 	Title: "a migration drops a unique index with no replacement",
@@ -74,7 +74,7 @@ ALTER INDEX events_org_tx_nnd RENAME TO events_org_tx;`,
 }
 
 func runUniqueDropped(p *Pass) {
-	h := followDrops(p.Catalog)
+	h := followDrops(p.Catalog, p.History.Changes)
 	for _, ep := range h.drops {
 		if ep.keyGone != nil {
 			continue

@@ -9,7 +9,7 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// This file is the "Unique when present" reasoning of RULES.md: for each
+// This file is the "Unique when present" reasoning of docs/rules.md: for each
 // nullable key part c of a unique index, what the other key parts leave
 // the rows where c is NULL. When they only scope such a row (a parent, a
 // tenant, a discriminator), the index reads "c is unique within its scope

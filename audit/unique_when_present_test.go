@@ -67,7 +67,7 @@ func TestReadingByStructureThenNames(t *testing.T) {
 }
 
 // TestUseData: the data counts reorder a hole's fixes and speak in a
-// unique-when-present message only on the evidence RULES.md asks.
+// unique-when-present message only on the evidence docs/rules.md asks.
 func TestUseData(t *testing.T) {
 	hole := onlyFinding(t, runRules(t, catalogOf(eventsTable()), 16))
 	counts := func(nulls, rows int64, skipped string) *audit.DataCounts {

@@ -4,10 +4,14 @@
 //
 // Two sources fill it: sqlparse replays migration files into it, inspect reads
 // a live database into it. The audit rules only ever see this model, which is
-// why a finding reads the same whichever way the catalog was built.
+// why a finding reads the same whichever way the catalog was built. What
+// replay saw on the way (the changes it made, the INSERT ... ON CONFLICT
+// statements it read) is a History beside the catalog, not part of it.
 //
-// The package is pure data and lookups. It imports nothing outside the
-// standard library, does no I/O and never prints.
+// The package is data, lookups, the changes that keep each schema's name map
+// (changes.go), PostgreSQL's rules for the names it generates (names.go) and
+// a walker over expressions. It imports nothing outside the standard
+// library, does no I/O and never prints.
 package catalog
 
 import (
@@ -42,14 +46,18 @@ type Catalog struct {
 	Schemas map[string]*Schema
 	// SearchPath is the schema list unqualified names resolve through.
 	SearchPath []string
-	// Changes is the ordered history of the changes replay made. It is empty
-	// for a live catalog. Rules about how a hole was opened read it.
-	Changes []Change
 	// ServerVersion is the live server's version number (for example 150004),
 	// zero for a replayed catalog.
 	ServerVersion int
-	// Queries are the INSERT ... ON CONFLICT statements replay saw, in
-	// order. Empty for a live catalog.
+}
+
+// History is what replay saw on its way to a catalog, which the catalog
+// itself does not hold: the changes it made, in order, and the INSERT ...
+// ON CONFLICT statements it read. Rules about how a hole was opened read
+// the changes; on-conflict-hole reads the queries. A live catalog has no
+// history.
+type History struct {
+	Changes []Change
 	Queries []Query
 }
 
@@ -181,47 +189,11 @@ type Schema struct {
 	// and identity columns), "" for a standalone sequence. They matter only
 	// because they take names in the same namespace as tables and indexes.
 	Sequences map[string]string
-}
 
-// RelationExists reports whether name is taken by a table, index or sequence in the
-// schema: PostgreSQL keeps both in one namespace (pg_class), which is what
-// generated index names must avoid.
-func (s *Schema) RelationExists(name string) bool {
-	if _, ok := s.Tables[name]; ok {
-		return true
-	}
-	if _, ok := s.Sequences[name]; ok {
-		return true
-	}
-	return s.Index(name) != nil
-}
-
-// Index finds an index of any table of the schema by name.
-func (s *Schema) Index(name string) *Index {
-	for _, t := range s.Tables {
-		for _, ix := range t.Indexes {
-			if ix.Name == name {
-				return ix
-			}
-		}
-	}
-	return nil
-}
-
-// ConstraintExists reports whether a constraint (check, foreign key or
-// index-backed) of any table in the schema already has name.
-func (s *Schema) ConstraintExists(name string) bool {
-	for _, t := range s.Tables {
-		if t.Check(name) != nil || t.ForeignKey(name) != nil {
-			return true
-		}
-		for _, ix := range t.Indexes {
-			if ix.Constraint == name {
-				return true
-			}
-		}
-	}
-	return false
+	// names maps the names of the schema's indexes and constraints,
+	// built on first use and kept by the methods that change the catalog
+	// (changes.go).
+	names *nameMap
 }
 
 // TableKind says what sort of relation a table is.

@@ -187,33 +187,33 @@ func Walk(e Expr, fn func(Expr)) {
 		return
 	}
 	fn(e)
+	for _, c := range Children(e) {
+		Walk(c, fn)
+	}
+}
+
+// Children lists the expressions directly below e, in order; nil for a
+// column, a constant or an Unknown.
+func Children(e Expr) []Expr {
 	switch x := e.(type) {
 	case *And:
-		for _, a := range x.Args {
-			Walk(a, fn)
-		}
+		return x.Args
 	case *Or:
-		for _, a := range x.Args {
-			Walk(a, fn)
-		}
+		return x.Args
 	case *Not:
-		Walk(x.Arg, fn)
+		return []Expr{x.Arg}
 	case *NullTest:
-		Walk(x.Arg, fn)
+		return []Expr{x.Arg}
 	case *BoolTest:
-		Walk(x.Arg, fn)
+		return []Expr{x.Arg}
 	case *Compare:
-		Walk(x.Left, fn)
-		Walk(x.Right, fn)
+		return []Expr{x.Left, x.Right}
 	case *Func:
-		for _, a := range x.Args {
-			Walk(a, fn)
-		}
+		return x.Args
 	case *List:
-		for _, a := range x.Items {
-			Walk(a, fn)
-		}
+		return x.Items
 	}
+	return nil
 }
 
 // Rewrite returns e with every expression in it passed through fn,

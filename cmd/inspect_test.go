@@ -104,7 +104,7 @@ func TestInspectDataCounts(t *testing.T) {
 }
 
 // TestInspectDataEvidenceForNotNull: live, with data checks on, no row
-// holding NULL in a table of at least 1,000 rows is the evidence RULES.md
+// holding NULL in a table of at least 1,000 rows is the evidence docs/rules.md
 // asks before NOT NULL comes first: the hole's first fix becomes NOT NULL,
 // saying why, and the unique-when-present note suggests it. With 999 rows
 // the order stays (NULLS NOT DISTINCT first, or the split before

@@ -183,6 +183,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	}
 	res, err := pipeline.Run(pipeline.Input{
 		Catalog:     cat,
+		History:     replayer.History(),
 		Directives:  append(lintDirectives(loaded, spans, opts), schemas.directives()...),
 		Inputs:      append(lintInputs(loaded.Trees, perFile), schemas.inputs...),
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),

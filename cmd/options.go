@@ -13,7 +13,7 @@ import (
 	"github.com/idemcheck/idemcheck/report"
 )
 
-// auditFlags are the flags lint and inspect share (CLI.md, "Shared flags"):
+// auditFlags are the flags lint and inspect share (docs/cli.md, "Flags lint and inspect share"):
 // output format, exit threshold, target version, rule selection, colour and
 // verbosity. addTo registers them; each command then turns them into typed
 // settings with the methods below, which return usage errors.

@@ -66,7 +66,7 @@ func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
 	return verdictExit(res.Overall())
 }
 
-// verdictExit maps a verdict to the exit statuses of CLI.md.
+// verdictExit maps a verdict to the exit statuses of docs/cli.md.
 func verdictExit(st racetest.Status) error {
 	switch st {
 	case racetest.Holds:

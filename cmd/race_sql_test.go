@@ -14,7 +14,7 @@ import (
 )
 
 // raceSQLSchema has the issue's cases: a sound key, the events table of
-// RULES.md with a nullable key part, a table with no unique index and a
+// docs/rules.md with a nullable key part, a table with no unique index and a
 // deferred unique constraint.
 const raceSQLSchema = `
 CREATE TABLE payments (id bigserial PRIMARY KEY, idempotency_key text NOT NULL UNIQUE, amount int NOT NULL);

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses shared by every command (CLI.md).
+// Exit statuses shared by every command (docs/cli.md).
 const (
 	ExitOK           = 0 // nothing at or above --fail-on; the gate held
 	ExitFindings     = 1 // findings at or above --fail-on; the gate is broken

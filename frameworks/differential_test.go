@@ -130,17 +130,17 @@ func uniqueKeys(cat *catalog.Catalog, skipSchema func(string) bool) []string {
 // compareLintInspect requires lint (on the replayed schema file) and inspect
 // (on the database the framework built) to agree; it returns the number of
 // findings both gave.
-func compareLintInspect(t *testing.T, replayed, live *catalog.Catalog, major int) int {
+func compareLintInspect(t *testing.T, rep replayedSQL, live *catalog.Catalog, major int) int {
 	t.Helper()
 	opts := audit.Options{PGVersion: major}
-	want := findingKeys(audit.Run(replayed, eitherRules(), opts))
+	want := findingKeys(rep.audit(eitherRules(), opts))
 	opts.Live = true
 	got := findingKeys(audit.Run(live, eitherRules(), opts))
 	if !slices.Equal(got, want) {
 		t.Errorf("findings differ\n lint:    %s\n inspect: %s", strings.Join(want, "\n          "), strings.Join(got, "\n          "))
 	}
 	internal := func(s string) bool { return s == "pg_catalog" || s == "information_schema" }
-	wantIx, gotIx := uniqueKeys(replayed, internal), uniqueKeys(live, internal)
+	wantIx, gotIx := uniqueKeys(rep.cat, internal), uniqueKeys(live, internal)
 	if !slices.Equal(gotIx, wantIx) {
 		t.Errorf("unique indexes differ\n lint:    %s\n inspect: %s", strings.Join(wantIx, "\n          "), strings.Join(gotIx, "\n          "))
 	}
@@ -417,7 +417,8 @@ func TestPrismaDifferential(t *testing.T) {
 				}
 			}
 			opts := audit.Options{PGVersion: major}
-			if a, b := findingKeys(audit.Run(fromDDL, eitherRules(), opts)), findingKeys(audit.Run(replayed, eitherRules(), opts)); !slices.Equal(a, b) {
+			fromDDLRun := replayedSQL{fromDDL, r.History()}
+			if a, b := findingKeys(fromDDLRun.audit(eitherRules(), opts)), findingKeys(replayed.audit(eitherRules(), opts)); !slices.Equal(a, b) {
 				t.Errorf("lint of migrate diff --script and of the schema differ\n DDL:    %s\n schema: %s", strings.Join(a, "\n         "), strings.Join(b, "\n         "))
 			}
 

@@ -21,7 +21,7 @@ const fixtureRoot = "../testdata/frameworks"
 // lintSchema runs the real pipeline over one schema file: translate,
 // replay, then the audit pipeline as lint runs it (every rule, framework
 // fixes, ignore directives).
-func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
+func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.Finding, replayedSQL, *Source) {
 	t.Helper()
 	kind := Rails
 	if strings.HasSuffix(path, ".prisma") {
@@ -32,7 +32,7 @@ func lintSchema(t *testing.T, path string, src []byte, pgVersion int) ([]audit.F
 
 // lintSource is lintSchema for a schema already read, such as the files of
 // a multi-file Prisma schema.
-func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catalog.Catalog, *Source) {
+func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, replayedSQL, *Source) {
 	t.Helper()
 	cat := catalog.New()
 	r := sqlparse.NewReplayer(cat)
@@ -43,7 +43,7 @@ func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catal
 			t.Logf("%s", d)
 		}
 	}
-	res, err := pipeline.Run(pipeline.Input{Catalog: cat, Directives: s.Directives()}, pipeline.Options{
+	res, err := pipeline.Run(pipeline.Input{Catalog: cat, History: r.History(), Directives: s.Directives()}, pipeline.Options{
 		Rules: audit.Rules,
 		Audit: audit.Options{PGVersion: pgVersion},
 		Amend: func(findings []audit.Finding) { AddFixes(findings, cat, []*Source{s}, pgVersion) },
@@ -51,7 +51,20 @@ func lintSource(t *testing.T, s *Source, pgVersion int) ([]audit.Finding, *catal
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Findings(), cat, s
+	return res.Findings(), replayedSQL{cat, r.History()}, s
+}
+
+// replayedSQL is a catalog replayed from SQL with the history replay
+// recorded on the way, which the audit takes beside it.
+type replayedSQL struct {
+	cat  *catalog.Catalog
+	hist *catalog.History
+}
+
+// audit runs rules over the replayed catalog and its history.
+func (r replayedSQL) audit(rules []*audit.Rule, opts audit.Options) []audit.Finding {
+	opts.History = r.hist
+	return audit.Run(r.cat, rules, opts)
 }
 
 func fixtureFiles(t *testing.T) []string {

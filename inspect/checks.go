@@ -31,6 +31,6 @@ func scanChecks(rows pgx.Rows, b *builder) error {
 		return nil
 	}
 	ck.Expr = exprFromServer(text)
-	t.Checks = append(t.Checks, ck)
+	b.cat.AddCheck(t, ck)
 	return nil
 }

@@ -65,7 +65,7 @@ func TestDifferential(t *testing.T) {
 	for _, input := range differentialInputs(t) {
 		name := strings.TrimPrefix(input, "../testdata/")
 		t.Run(name, func(t *testing.T) {
-			replayed, statements, notes := lintInput(t, input)
+			replayed, hist, statements, notes := lintInput(t, input)
 			if uses(statements, "NULLS NOT DISTINCT") {
 				pgtest.RequireVersion(t, 150000, "NULLS NOT DISTINCT")
 			}
@@ -93,9 +93,9 @@ func TestDifferential(t *testing.T) {
 			if d := diffLines(catalogLines(snap.Catalog), catalogLines(replayed)); d != "" {
 				t.Errorf("catalogs differ (- inspect, + lint):\n%s", d)
 			}
-			opts := audit.Options{PGVersion: s.ServerMajor()}
+			opts := audit.Options{PGVersion: s.ServerMajor(), History: hist}
 			want := findingKeys(audit.Run(replayed, rulesFor(audit.Either), opts))
-			opts.Live = true
+			opts.Live, opts.History = true, nil
 			got := findingKeys(audit.Run(snap.Catalog, rulesFor(audit.Either), opts))
 			if !slices.Equal(got, want) {
 				t.Errorf("findings differ\n lint:    %s\n inspect: %s", strings.Join(want, "\n          "), strings.Join(got, "\n          "))
@@ -106,10 +106,11 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// lintInput replays input the way lint does, and keeps the statements in
-// the order they were applied, to run them on the server next, and the
-// notes that carry a SQLSTATE: errors replay expects the server to raise.
-func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Statement, []sqlparse.Diagnostic) {
+// lintInput replays input the way lint does, with the history replay
+// recorded, and keeps the statements in the order they were applied, to run
+// them on the server next, and the notes that carry a SQLSTATE: errors
+// replay expects the server to raise.
+func lintInput(t *testing.T, input string) (*catalog.Catalog, *catalog.History, []sqlparse.Statement, []sqlparse.Diagnostic) {
 	t.Helper()
 	cat := catalog.New()
 	replayer := sqlparse.NewReplayer(cat)
@@ -127,7 +128,7 @@ func lintInput(t *testing.T, input string) (*catalog.Catalog, []sqlparse.Stateme
 			notes = append(notes, d)
 		}
 	}
-	return cat, statements, notes
+	return cat, replayer.History(), statements, notes
 }
 
 // catalogLines describes every relation of a catalog that both sources

@@ -44,6 +44,6 @@ func scanForeignKeys(rows pgx.Rows, b *builder) error {
 	if t == nil {
 		return nil
 	}
-	t.ForeignKeys = append(t.ForeignKeys, fk)
+	b.cat.AddForeignKey(t, fk)
 	return nil
 }

@@ -100,7 +100,7 @@ func scanIndexes(rows pgx.Rows, b *builder) error {
 		return nil
 	}
 	ix := b.index(r)
-	t.Indexes = append(t.Indexes, ix)
+	b.cat.AddIndex(t, ix)
 	b.snap.Indexes++
 	return nil
 }

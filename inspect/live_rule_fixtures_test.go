@@ -69,7 +69,7 @@ func TestLiveRulesMatchTheirFixtures(t *testing.T) {
 // nonzero major pretends the server is that version.
 func inspectFixture(t *testing.T, path string, rule *audit.Rule, major int) []audit.Finding {
 	t.Helper()
-	_, statements, _ := lintInput(t, path)
+	_, _, statements, _ := lintInput(t, path)
 	dsn := newTestDB(t, "")
 	if err := applyStatements(t, dsn, statements); err != nil {
 		t.Fatal(err)

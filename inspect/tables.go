@@ -47,7 +47,8 @@ func scanTables(rows pgx.Rows, b *builder) error {
 	} else {
 		t.Inherits = parents
 	}
-	b.cat.AddSchema(t.Schema).Tables[t.Name] = t
+	b.cat.AddSchema(t.Schema)
+	b.cat.AddTable(t)
 	b.tables[oid] = t
 	if t.Kind != catalog.MaterializedView {
 		b.snap.Tables++

@@ -24,11 +24,15 @@ import (
 	"github.com/idemcheck/idemcheck/report"
 )
 
-// Input is what a source read: the catalog, the ignore directives found
-// beside it (comments in migrations, the configuration's object ignores),
-// and what the report says about the input.
+// Input is what a source read: the catalog, the history replay recorded on
+// the way to it, the ignore directives found beside it (comments in
+// migrations, the configuration's object ignores), and what the report says
+// about the input.
 type Input struct {
-	Catalog    *catalog.Catalog
+	Catalog *catalog.Catalog
+	// History is what replay recorded (replay.Replayer.History); nil for a
+	// live catalog. It goes to the audit as Options.Audit.History.
+	History    *catalog.History
 	Directives []audit.Directive
 	// Inputs, Diagnostics and Summary go into the report document as they
 	// are; Run adds the finding counts and the elapsed time.
@@ -120,6 +124,9 @@ func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, sum
 // the tests that want a fixture judged as lint or inspect would judge it.
 func Run(in Input, opts Options) (*Result, error) {
 	summary := in.Summary
+	if in.History != nil {
+		opts.Audit.History = in.History
+	}
 	findings := judge(in.Catalog, in.Directives, opts, &summary)
 	if !opts.Start.IsZero() {
 		summary.Elapsed = time.Since(opts.Start)

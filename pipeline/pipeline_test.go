@@ -41,7 +41,7 @@ func input(t *testing.T, src string) pipeline.Input {
 	for _, c := range split.Comments {
 		comments = append(comments, audit.SourceComment{Text: c.Text, Pos: c.Pos})
 	}
-	return pipeline.Input{Catalog: cat, Directives: audit.FileDirectives(comments, spans),
+	return pipeline.Input{Catalog: cat, History: r.History(), Directives: audit.FileDirectives(comments, spans),
 		Summary: report.Summary{Files: 1, Statements: len(split.Statements)}}
 }
 

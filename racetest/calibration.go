@@ -7,7 +7,7 @@ import (
 
 // Calibration is the server's replay signature: once per run, before the
 // first round, one request with a fresh key and, after its response, the
-// same request again (RACE.md, "Classification", 3). Its key is used for
+// same request again (docs/race.md, "What counts as evidence", 3). Its key is used for
 // nothing else.
 type Calibration struct {
 	Key       string    `json:"key"`

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Classification rests on evidence, never on resemblance (RACE.md): two
+// Classification rests on evidence, never on resemblance (docs/race.md): two
 // identical success responses are what a handler that ran twice sends as
 // well as what a replay looks like. What tells them apart, strongest
 // first, is an effect oracle's count, a replay marker, and the server's

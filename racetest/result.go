@@ -14,7 +14,7 @@ const (
 	Replay OutcomeKind = "replay"
 	// Undecided is a success that cannot be told from a replay: it has the
 	// bytes of an earlier success of its round, carries no replay marker,
-	// and no effect oracle counted the round (RACE.md, "Classification").
+	// and no effect oracle counted the round (docs/race.md, "What counts as evidence").
 	Undecided OutcomeKind = "win-or-replay"
 	// Error is a 5xx, a timeout or a reset: nothing can be said about it.
 	Error OutcomeKind = "error"

@@ -10,7 +10,7 @@ import (
 )
 
 // Causes named by verdicts, in Verdict.Cause. Their wording is part of the
-// interface (RACE.md): a CI log line must tell the reader where to look. A
+// interface (docs/race.md): a CI log line must tell the reader where to look. A
 // caller that words causes its own way (a Go test library names its
 // options, not flags) compares Cause with these.
 const (
@@ -239,7 +239,7 @@ func widestRound(rounds []Round) int {
 }
 
 // ConfidenceSentence says how likely it is that the given number of rounds
-// all missed a broken gate (RACE.md): the smallest per-round catch
+// all missed a broken gate (docs/race.md): the smallest per-round catch
 // probability p, in hundredths, for which (1-p)^rounds is under 5%.
 func ConfidenceSentence(rounds int) string {
 	if rounds <= 0 {

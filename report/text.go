@@ -66,7 +66,7 @@ func (t *textWriter) printf(format string, args ...any) {
 	}
 }
 
-// Text writes doc in the format of CLI.md: one block per finding that starts
+// Text writes doc in the format of docs/cli.md: one block per finding that starts
 // with file:line:col so editors and CI can jump to it, then input errors
 // (and notes with Verbose), then the summary line. An info finding takes
 // one line (all of it with Verbose), so that forty optional names do not

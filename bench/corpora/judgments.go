@@ -17,7 +17,7 @@ import (
 //
 // A row whose rule is "index" judges a unique index with a nullable key
 // part (the recall denominator): parts are all its key parts, and the
-// verdict is hole, present (unique when present, by RULES.md), safe (no
+// verdict is hole, present (unique when present, by docs/rules.md), safe (no
 // hole: a predicate, CHECK or other index proves it) or debatable. Any
 // other rule judges that rule's findings on the object: parts are the
 // finding's columns, where (optional, "-" for any) the file of the finding

@@ -16,7 +16,7 @@ import (
 // either, so a fix that adds or rebuilds an index is a SQL migration made
 // with `prisma migrate dev --create-only`; making the field required is an
 // edit of the schema, which migrate turns into SET NOT NULL. The order is
-// RULES.md's: keep NULL meaningful first, the required field last.
+// docs/rules.md's: keep NULL meaningful first, the required field last.
 func (s *Schema) Fixes(t *catalog.Table, cols []string, sqlFixes []audit.Fix) []audit.Fix {
 	model := s.Models[t.Name]
 	if model == nil {

@@ -63,12 +63,12 @@ func UniqueKeys(read CatalogReader, stmt string) func(ctx context.Context, schem
 // query without changing the schema.
 func claimFindings(cat *catalog.Catalog, stmt string) map[string]string {
 	out := map[string]string{}
-	cat.Queries = nil
-	sqlparse.NewReplayer(cat).Apply(sqlparse.NewStatement("race sql", stmt, 0))
-	if len(cat.Queries) == 0 {
+	r := sqlparse.NewReplayer(cat)
+	r.Apply(sqlparse.NewStatement("race sql", stmt, 0))
+	if len(r.History().Queries) == 0 {
 		return out
 	}
-	for _, f := range audit.Run(cat, []*audit.Rule{audit.OnConflictHole}, audit.Options{}) {
+	for _, f := range audit.Run(cat, []*audit.Rule{audit.OnConflictHole}, audit.Options{History: r.History()}) {
 		out[f.Object] = f.Message
 	}
 	return out

@@ -10,7 +10,7 @@ import (
 	"github.com/idemcheck/idemcheck/racetest"
 )
 
-// Profile is the statuses a conformance run expects (RACE.md).
+// Profile is the statuses a conformance run expects (docs/race.md).
 type Profile struct {
 	Name string
 	// Missing is the status for a request without a key; 0 when the
@@ -38,7 +38,7 @@ func ProfileNamed(name string, refuse racetest.StatusSet) (Profile, error) {
 	return Profile{}, fmt.Errorf("--profile %q: want ietf, stripe or custom", name)
 }
 
-// Conform runs the five sequential checks of RACE.md around the burst
+// Conform runs the five sequential checks of docs/race.md around the burst
 // whose result is res, in the protocol the burst spoke. failBody is a
 // payload the target fails on (check 4; skipped when empty). With an
 // effect oracle every check also counts the effects it caused.

@@ -18,7 +18,7 @@ import (
 )
 
 // EffectCounter is an effect oracle: it counts a round's side effect for
-// the round's key (RACE.md, "Classification", 1). The probe reads the
+// the round's key (docs/race.md, "What counts as evidence", 1). The probe reads the
 // count before and after each round, and after the calibration; the
 // difference decides the round, whatever the responses claim.
 type EffectCounter interface {

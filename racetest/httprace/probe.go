@@ -11,7 +11,7 @@ import (
 	"github.com/idemcheck/idemcheck/racetest"
 )
 
-// Sync modes and split points (RACE.md, "Synchronisation").
+// Sync modes and split points (docs/race.md, "Landing requests together").
 const (
 	SyncH1   = "h1"
 	SyncH2   = "h2"
@@ -64,7 +64,7 @@ type Probe struct {
 	// Window marks a round whose spread exceeds it as inconclusive (0: off).
 	Window time.Duration
 	// Settle is how long the withheld heads get to reach the server before
-	// the release (about 100 ms, RACE.md).
+	// the release (about 100 ms, docs/race.md).
 	Settle time.Duration
 
 	Insecure   bool

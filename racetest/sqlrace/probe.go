@@ -20,7 +20,7 @@ import (
 // SyncAdvisoryLock names the SQL probe's synchronisation in the result.
 const SyncAdvisoryLock = "advisory-lock"
 
-// Defaults of the SQL probe (RACE.md, "SQL claims").
+// Defaults of the SQL probe (docs/race.md, "SQL claims").
 const (
 	DefaultLockTimeout = 500 * time.Millisecond
 	DefaultTimeout     = 10 * time.Second
@@ -451,7 +451,7 @@ func (r *sqlRun) end(ctx context.Context, w *pgx.Conn, res *claimResult) {
 	}
 }
 
-// errorOutcome classifies a failed claim by its SQLSTATE (RACE.md).
+// errorOutcome classifies a failed claim by its SQLSTATE (docs/race.md).
 func (r *sqlRun) errorOutcome(err error) racetest.Outcome {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) {

@@ -104,10 +104,10 @@ func lintOutcome(t *testing.T, path string, fullParse bool) (string, int) {
 		}
 		return r.ApplyParsed(p)
 	}})
-	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16})
+	findings := audit.Run(cat, audit.Rules, audit.Options{PGVersion: 16, History: r.History()})
 	audit.SortFindings(findings)
 	var b strings.Builder
-	for _, v := range []any{findings, res.Diagnostics, cat.Changes} {
+	for _, v := range []any{findings, res.Diagnostics, r.History().Changes} {
 		data, err := json.MarshalIndent(v, "", " ")
 		if err != nil {
 			t.Fatal(err)

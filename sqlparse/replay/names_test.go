@@ -101,10 +101,12 @@ func TestGeneratedNamesMatchServer(t *testing.T) {
 	}
 }
 
-// TestIndexNameCacheFollowsReplay replays every fixture and checks after
-// each statement that the index-name cache knows exactly the indexes a
-// scan of the catalog finds, through drops, renames and schema moves.
-func TestIndexNameCacheFollowsReplay(t *testing.T) {
+// TestNameMapFollowsReplay replays every fixture and checks after each
+// statement that the catalog's name map answers as a scan of the catalog
+// does, through drops, renames and schema moves: every index is found on
+// its table, and every name is taken (or free) as a relation and as a
+// constraint exactly when some object has it.
+func TestNameMapFollowsReplay(t *testing.T) {
 	var paths []string
 	for _, pattern := range []string{"../../testdata/rules/*/*.sql", "../../testdata/replay/*.sql", "../../testdata/layouts/*", "../../testdata/examples/*", "../../testdata/suppress"} {
 		m, err := filepath.Glob(pattern)
@@ -113,53 +115,92 @@ func TestIndexNameCacheFollowsReplay(t *testing.T) {
 		}
 		paths = append(paths, m...)
 	}
-	checked := 0
+	checked, indexes := 0, 0
 	for _, path := range paths {
 		cat := catalog.New()
 		r := NewReplayer(cat)
+		// Every name seen in a schema stays a candidate, so that a name
+		// the map forgot to let go of shows after its object is gone.
+		seen := map[string]map[string]bool{}
 		parse.Load([]string{path}, parse.LoadOptions{Apply: func(p *parse.Parsed) []scan.Diagnostic {
 			st, diags := p.Statement, r.ApplyParsed(p)
-			r.indexNames.sync(cat)
-			cached := 0
-			for _, names := range r.indexNames.bySchema {
-				cached += len(names)
-			}
-			known := 0
+			after := func() string { return fmt.Sprintf("%s: after %q", st.Pos, scan.Excerpt(st.Text, 40)) }
 			for _, s := range cat.Schemas {
+				relations, constraints := scanNames(s)
 				for _, tb := range s.Tables {
 					for _, ix := range tb.Indexes {
-						if got := r.indexTable(s, ix.Name); got != tb {
-							t.Errorf("%s: after %q the cache has no index %s.%s", st.Pos, scan.Excerpt(st.Text, 40), s.Name, ix.Name)
+						if got, _ := s.FindIndex(ix.Name); got != tb {
+							t.Errorf("%s FindIndex(%s.%s) finds no index of %s", after(), s.Name, ix.Name, tb.Name)
 						}
-						known++
+						indexes++
 					}
 				}
-				for _, name := range relationNames(s) {
-					if got, want := r.relationExists(s, name), s.RelationExists(name); got != want {
-						t.Errorf("%s: after %q relationExists(%s.%s) = %v, Schema.RelationExists %v", st.Pos, scan.Excerpt(st.Text, 40), s.Name, name, got, want)
+				if seen[s.Name] == nil {
+					seen[s.Name] = map[string]bool{}
+				}
+				for _, name := range candidateNames(s) {
+					seen[s.Name][name] = true
+				}
+				for name := range seen[s.Name] {
+					if got, want := s.RelationExists(name), relations[name]; got != want {
+						t.Errorf("%s RelationExists(%s.%s) = %v, a scan says %v", after(), s.Name, name, got, want)
+					}
+					if got, want := s.ConstraintExists(name), constraints[name]; got != want {
+						t.Errorf("%s ConstraintExists(%s.%s) = %v, a scan says %v", after(), s.Name, name, got, want)
+					}
+					if _, ix := s.FindIndex(name); ix != nil && ix.Name != name {
+						t.Errorf("%s FindIndex(%s.%s) found %s", after(), s.Name, name, ix.Name)
 					}
 				}
-			}
-			if cached != known {
-				t.Errorf("%s: after %q the cache holds %d index names, the catalog %d", st.Pos, scan.Excerpt(st.Text, 40), cached, known)
 			}
 			checked++
 			return diags
 		}})
 	}
-	if checked < 100 {
-		t.Errorf("only %d statements checked", checked)
+	if checked < 100 || indexes < 100 {
+		t.Errorf("only %d statements and %d indexes checked", checked, indexes)
 	}
 }
 
-// relationNames lists every name the schema's relations take, and names
-// that are not taken.
-func relationNames(s *catalog.Schema) []string {
+// scanNames finds, by looking at every object, the names the schema's
+// relations and constraints take.
+func scanNames(s *catalog.Schema) (relations, constraints map[string]bool) {
+	relations, constraints = map[string]bool{}, map[string]bool{}
+	for name, tb := range s.Tables {
+		relations[name] = true
+		for _, ix := range tb.Indexes {
+			relations[ix.Name] = true
+			if ix.Constraint != "" {
+				constraints[ix.Constraint] = true
+			}
+		}
+		for _, ck := range tb.Checks {
+			constraints[ck.Name] = true
+		}
+		for _, fk := range tb.ForeignKeys {
+			constraints[fk.Name] = true
+		}
+	}
+	for name := range s.Sequences {
+		relations[name] = true
+	}
+	return relations, constraints
+}
+
+// candidateNames lists every name the schema's objects take, and names
+// that are not taken, or no longer.
+func candidateNames(s *catalog.Schema) []string {
 	names := []string{"no_such_relation", "accounts_seq"}
 	for name, tb := range s.Tables {
-		names = append(names, name, name+"_pkey", name+"_id_seq")
+		names = append(names, name, name+"_pkey", name+"_id_seq", name+"_id_check")
 		for _, ix := range tb.Indexes {
-			names = append(names, ix.Name)
+			names = append(names, ix.Name, ix.Name+"_old")
+		}
+		for _, ck := range tb.Checks {
+			names = append(names, ck.Name)
+		}
+		for _, fk := range tb.ForeignKeys {
+			names = append(names, fk.Name)
 		}
 	}
 	for name := range s.Sequences {

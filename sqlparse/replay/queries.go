@@ -34,7 +34,7 @@ func (r *Replayer) insertStmt(ins *pg.InsertStmt) {
 	if sel := ins.SelectStmt.GetSelectStmt(); sel != nil && len(sel.ValuesLists) > 0 {
 		q.Values = insertValues(sel.ValuesLists)
 	}
-	r.cat.Queries = append(r.cat.Queries, q)
+	r.hist.Queries = append(r.hist.Queries, q)
 }
 
 // insertValues says, per position of VALUES rows, whether every row writes

@@ -17,10 +17,10 @@ func TestInsertOnConflictIsRecorded(t *testing.T) {
 		"WITH x AS (SELECT 1) INSERT INTO events SELECT * FROM x ON CONFLICT (tx) DO NOTHING",
 	)
 	noDiags(t, diags)
-	if len(cat.Queries) != 4 {
-		t.Fatalf("recorded %d queries, want 4 (a plain INSERT is not one): %+v", len(cat.Queries), cat.Queries)
+	if len(histories[cat].Queries) != 4 {
+		t.Fatalf("recorded %d queries, want 4 (a plain INSERT is not one): %+v", len(histories[cat].Queries), histories[cat].Queries)
 	}
-	q := cat.Queries[0]
+	q := histories[cat].Queries[0]
 	if q.Table != "events" || q.Schema != "" || !q.DoUpdate || q.Pos.Line != 3 || q.Pos.File != "m.sql" {
 		t.Errorf("first query = %+v", q)
 	}
@@ -31,13 +31,13 @@ func TestInsertOnConflictIsRecorded(t *testing.T) {
 	if strings.Join(target, ", ") != "tx, (lower(org))" || q.Where == nil || q.Where.String() != "deleted_at IS NULL" {
 		t.Errorf("target %v where %v", target, q.Where)
 	}
-	if c := cat.Queries[1]; c.Schema != "billing" || c.Constraint != "events_pkey" || c.DoUpdate || len(c.Target) != 0 {
+	if c := histories[cat].Queries[1]; c.Schema != "billing" || c.Constraint != "events_pkey" || c.DoUpdate || len(c.Target) != 0 {
 		t.Errorf("ON CONSTRAINT query = %+v", c)
 	}
-	if c := cat.Queries[2]; len(c.Target) != 0 || c.Constraint != "" {
+	if c := histories[cat].Queries[2]; len(c.Target) != 0 || c.Constraint != "" {
 		t.Errorf("bare ON CONFLICT query = %+v", c)
 	}
-	if c := cat.Queries[3]; len(c.Target) != 1 || c.Target[0].Column != "tx" {
+	if c := histories[cat].Queries[3]; len(c.Target) != 1 || c.Target[0].Column != "tx" {
 		t.Errorf("INSERT with a WITH clause = %+v", c)
 	}
 }
@@ -74,8 +74,8 @@ func TestInsertColumnsAndValues(t *testing.T) {
 		"INSERT INTO runs (env) SELECT id FROM envs ON CONFLICT DO NOTHING",
 	)
 	noDiags(t, diags)
-	if len(cat.Queries) != 4 {
-		t.Fatalf("recorded %d queries", len(cat.Queries))
+	if len(histories[cat].Queries) != 4 {
+		t.Fatalf("recorded %d queries", len(histories[cat].Queries))
 	}
 	u, n, c := catalog.ValueUnknown, catalog.ValueNull, catalog.ValueNotNull
 	cases := []struct {
@@ -88,19 +88,19 @@ func TestInsertColumnsAndValues(t *testing.T) {
 		{"env", nil},
 	}
 	for i, tc := range cases {
-		q := cat.Queries[i]
+		q := histories[cat].Queries[i]
 		if strings.Join(q.Columns, ",") != tc.cols || fmt.Sprint(q.Values) != fmt.Sprint(tc.values) {
 			t.Errorf("query %d: columns %v values %v, want %s %v", i, q.Columns, q.Values, tc.cols, tc.values)
 		}
 	}
 	runs := &catalog.Table{Name: "runs", Columns: []*catalog.Column{{Name: "env"}, {Name: "task"}, {Name: "key"}}}
-	if v, ok := cat.Queries[1].Inserted(runs, "key"); !ok || v != u {
+	if v, ok := histories[cat].Queries[1].Inserted(runs, "key"); !ok || v != u {
 		t.Errorf("positional key = %v %v", v, ok)
 	}
-	if _, ok := cat.Queries[2].Inserted(runs, "task"); ok {
+	if _, ok := histories[cat].Queries[2].Inserted(runs, "task"); ok {
 		t.Error("a column left out of the list counts as written")
 	}
-	if v, ok := cat.Queries[3].Inserted(runs, "env"); !ok || v != u {
+	if v, ok := histories[cat].Queries[3].Inserted(runs, "env"); !ok || v != u {
 		t.Errorf("INSERT ... SELECT env = %v %v", v, ok)
 	}
 }

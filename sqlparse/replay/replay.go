@@ -17,7 +17,8 @@ import (
 // A statement that refers to a missing object changes nothing and yields a
 // Note carrying the SQLSTATE the server would have raised; replay goes on.
 type Replayer struct {
-	cat *catalog.Catalog
+	cat  *catalog.Catalog
+	hist *catalog.History
 
 	// The statement being applied, its first token's position, the byte
 	// range in st.Text of the parse tree being applied, and the
@@ -38,15 +39,17 @@ type Replayer struct {
 	// that were dropped, so a column re-added under that name without NOT
 	// NULL counts as having lost it.
 	droppedNotNull map[string]bool
-
-	// indexNames finds indexes by name without scanning every table.
-	indexNames indexNameCache
 }
 
 // NewReplayer returns a Replayer that changes cat.
 func NewReplayer(cat *catalog.Catalog) *Replayer {
-	return &Replayer{cat: cat, droppedNotNull: map[string]bool{}}
+	return &Replayer{cat: cat, hist: &catalog.History{}, droppedNotNull: map[string]bool{}}
 }
+
+// History is what the replayer has recorded so far: the changes it made to
+// its catalog and the INSERT ... ON CONFLICT statements it saw. The audit
+// takes it beside the catalog (audit.Options.History).
+func (r *Replayer) History() *catalog.History { return r.hist }
 
 // Apply parses one statement with PostgreSQL's parser and applies it to the
 // catalog. A parse error is an Error diagnostic at the parser's position;
@@ -144,13 +147,11 @@ func (r *Replayer) at(loc int32) catalog.Pos {
 	return r.st.PosAt(int(loc))
 }
 
-// record appends one change to the catalog's history. Changes to a
+// record appends one change to the history. Changes to a
 // materialized view stay out of it: the history is what rules about
-// tables read. The index name cache, which follows the history, is then
-// rebuilt from the catalog at its next use.
+// tables read.
 func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, oldName string, ix *catalog.Index) {
 	if t != nil && t.Kind == catalog.MaterializedView {
-		r.indexNames.built = false
 		return
 	}
 	c := catalog.Change{Kind: kind, Pos: r.pos, File: r.st.File, Object: object, OldName: oldName}
@@ -160,7 +161,7 @@ func (r *Replayer) record(kind catalog.ChangeKind, t *catalog.Table, object, old
 	if ix != nil {
 		c.Index = copyIndex(ix)
 	}
-	r.cat.Changes = append(r.cat.Changes, c)
+	r.hist.Changes = append(r.hist.Changes, c)
 }
 
 // copyIndex copies an index so that later changes to the live object do not
@@ -236,8 +237,8 @@ func (r *Replayer) findIndex(schema, name string) (*catalog.Table, *catalog.Inde
 		if s == nil {
 			continue
 		}
-		if t := r.indexTable(s, name); t != nil {
-			return t, t.Index(name)
+		if t, ix := s.FindIndex(name); ix != nil {
+			return t, ix
 		}
 	}
 	return nil, nil

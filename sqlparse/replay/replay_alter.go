@@ -173,7 +173,7 @@ func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh, cas
 		return
 	}
 	generated := generatedFrom(t, name)
-	refTables, _ := r.referencingKeys(t, name)
+	refTables, _ := r.cat.ReferencingKeys(t, name)
 	if !cascade && (len(generated) > 0 || len(refTables) > 0) {
 		r.note("2BP01", "cannot drop column %s of table %s because other objects depend on it", name, t.Name)
 		return
@@ -187,16 +187,17 @@ func (r *Replayer) dropColumn(t *catalog.Table, name string, missingOk, inh, cas
 			continue
 		}
 		r.dropIndexesUsing(target, name)
-		var checks []*catalog.Check
-		for _, ck := range target.Checks {
+		for _, ck := range slices.Clone(target.Checks) {
 			if contains(catalog.ColumnsOf(ck.Expr), name) {
 				r.recordCheckDrop(target, ck)
-				continue
+				r.cat.DropCheck(target, ck)
 			}
-			checks = append(checks, ck)
 		}
-		target.Checks = checks
-		target.ForeignKeys = slices.DeleteFunc(target.ForeignKeys, func(fk *catalog.ForeignKey) bool { return contains(fk.Columns, name) })
+		for _, fk := range slices.Clone(target.ForeignKeys) {
+			if contains(fk.Columns, name) {
+				r.cat.DropForeignKey(target, fk)
+			}
+		}
 		if c := target.Column(name); c.NotNull {
 			r.droppedNotNull[target.QualifiedName()+"."+name] = true
 		}
@@ -217,15 +218,12 @@ func generatedFrom(t *catalog.Table, col string) []string {
 }
 
 func (r *Replayer) dropIndexesUsing(t *catalog.Table, col string) {
-	var keep []*catalog.Index
-	for _, ix := range t.Indexes {
+	for _, ix := range slices.Clone(t.Indexes) {
 		if indexUsesColumn(ix, col) {
 			r.recordIndexDrop(t, ix)
-			continue
+			r.cat.DropIndex(t, ix)
 		}
-		keep = append(keep, ix)
 	}
-	t.Indexes = keep
 }
 
 func indexUsesColumn(ix *catalog.Index, col string) bool {
@@ -250,7 +248,7 @@ func (r *Replayer) recordIndexDrop(t *catalog.Table, ix *catalog.Index) {
 func (r *Replayer) recordCheckDrop(t *catalog.Table, ck *catalog.Check) {
 	r.record(catalog.ChangeDropConstraint, t, ck.Name, "", nil)
 	cp := *ck
-	r.cat.Changes[len(r.cat.Changes)-1].Check = &cp
+	r.hist.Changes[len(r.hist.Changes)-1].Check = &cp
 }
 
 func removeColumn(cols []*catalog.Column, name string) []*catalog.Column {
@@ -346,7 +344,7 @@ func (r *Replayer) inheritCheck(t *catalog.Table, c *pg.Constraint, inh bool) {
 	for _, child := range r.withChildren(t, true)[1:] {
 		if child.Check(added.Name) == nil {
 			cp := *added
-			child.Checks = append(child.Checks, &cp)
+			r.cat.AddCheck(child, &cp)
 		}
 	}
 }
@@ -357,16 +355,16 @@ func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool)
 	if r.dropForeignKey(t, name) {
 		return
 	}
-	for i, ck := range t.Checks {
+	for _, ck := range t.Checks {
 		if ck.Name == name {
-			t.Checks = append(t.Checks[:i:i], t.Checks[i+1:]...)
+			r.cat.DropCheck(t, ck)
 			r.recordCheckDrop(t, ck)
 			return
 		}
 	}
-	for i, ix := range t.Indexes {
+	for _, ix := range t.Indexes {
 		if ix.Constraint == name {
-			t.Indexes = append(t.Indexes[:i:i], t.Indexes[i+1:]...)
+			r.cat.DropIndex(t, ix)
 			r.record(catalog.ChangeDropConstraint, t, name, "", ix)
 			r.dropPartitionCopies(t, ix)
 			return
@@ -382,16 +380,13 @@ func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool)
 func (r *Replayer) dropPartitionCopies(t *catalog.Table, ix *catalog.Index) {
 	parentName := t.Schema + "." + ix.Name
 	for _, p := range r.partitions(t) {
-		var keep []*catalog.Index
-		for _, own := range p.Indexes {
+		for _, own := range slices.Clone(p.Indexes) {
 			if own.ParentIndex == parentName {
 				r.recordIndexDrop(p, own)
 				r.dropPartitionCopies(p, own)
-				continue
+				r.cat.DropIndex(p, own)
 			}
-			keep = append(keep, own)
 		}
-		p.Indexes = keep
 	}
 }
 

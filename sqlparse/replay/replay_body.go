@@ -53,7 +53,7 @@ func (r *Replayer) unmodelled(pos catalog.Pos, body string) {
 			c.Schema = t.Schema
 		}
 	}
-	r.cat.Changes = append(r.cat.Changes, c)
+	r.hist.Changes = append(r.hist.Changes, c)
 }
 
 // identText normalises an identifier written in free text (search_path

@@ -392,7 +392,7 @@ func (r *Replayer) unmodelledStatement(st scan.Statement) {
 			}
 		})
 	}
-	r.cat.Changes = append(r.cat.Changes, c)
+	r.hist.Changes = append(r.hist.Changes, c)
 }
 
 // locate finds where text starts in the body: on PL/pgSQL's line number

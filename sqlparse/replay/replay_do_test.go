@@ -37,7 +37,7 @@ func wantNoDiags(t *testing.T, diags []scan.Diagnostic) {
 
 func unmodelledChanges(cat *catalog.Catalog) []catalog.Change {
 	var out []catalog.Change
-	for _, c := range cat.Changes {
+	for _, c := range changesOf(cat) {
 		if c.Kind == catalog.ChangeUnmodelled {
 			out = append(out, c)
 		}

@@ -40,37 +40,13 @@ func (r *Replayer) renameTable(rs *pg.RenameStmt) {
 		return
 	}
 	s := r.schemaOf(t)
-	if r.relationExists(s, rs.Newname) {
+	if s.RelationExists(rs.Newname) {
 		r.note("42P07", "relation %q already exists", rs.Newname)
 		return
 	}
-	oldQualified, old := t.QualifiedName(), t.Name
-	delete(s.Tables, old)
-	t.Name = rs.Newname
-	s.Tables[t.Name] = t
-	r.retargetTableReferences(oldQualified, t.QualifiedName())
+	old := t.Name
+	r.cat.RenameRelation(t, rs.Newname)
 	r.record(catalog.ChangeRenameTable, t, t.Name, old, nil)
-}
-
-// retargetTableReferences follows a table rename or move into the
-// PartitionOf and Inherits of other tables and into the foreign keys that
-// refer to it.
-func (r *Replayer) retargetTableReferences(old, now string) {
-	for _, c := range r.cat.Relations() {
-		if c.PartitionOf == old {
-			c.PartitionOf = now
-		}
-		for i, p := range c.Inherits {
-			if p == old {
-				c.Inherits[i] = now
-			}
-		}
-		for _, fk := range c.ForeignKeys {
-			if fk.RefTable == old {
-				fk.RefTable = now
-			}
-		}
-	}
 }
 
 // renameIndex renames an index and, with it, the constraint it backs.
@@ -83,7 +59,7 @@ func (r *Replayer) renameIndex(rv *pg.RangeVar, newName string, missingOk bool) 
 		return
 	}
 	s := r.schemaOf(t)
-	if r.relationExists(s, newName) {
+	if s.RelationExists(newName) {
 		r.note("42P07", "relation %q already exists", newName)
 		return
 	}
@@ -93,10 +69,7 @@ func (r *Replayer) renameIndex(rv *pg.RangeVar, newName string, missingOk bool) 
 func (r *Replayer) setIndexName(t *catalog.Table, ix *catalog.Index, newName string) {
 	old := ix.Name
 	oldQualified := t.Schema + "." + old
-	ix.Name = newName
-	if ix.Constraint != "" {
-		ix.Constraint = newName
-	}
+	r.cat.RenameIndex(t, ix, newName)
 	ix.RenamedAt = r.pos
 	for _, p := range r.partitions(t) {
 		for _, own := range p.Indexes {
@@ -109,12 +82,7 @@ func (r *Replayer) setIndexName(t *catalog.Table, ix *catalog.Index, newName str
 }
 
 func (r *Replayer) renameConstraint(t *catalog.Table, old, newName string) {
-	if ck := t.Check(old); ck != nil {
-		ck.Name = newName
-		return
-	}
-	if fk := t.ForeignKey(old); fk != nil {
-		fk.Name = newName
+	if r.cat.RenameConstraint(t, old, newName) {
 		return
 	}
 	for _, ix := range t.Indexes {
@@ -138,50 +106,11 @@ func (r *Replayer) renameColumn(t *catalog.Table, old, newName string) {
 		return
 	}
 	for _, target := range r.withChildren(t, true) {
-		if tc := target.Column(old); tc != nil {
-			tc.Name = newName
-			renameInTable(target, old, newName)
-			r.renameForeignKeyColumns(target, old, newName)
+		if target.Column(old) != nil {
+			r.cat.RenameColumn(target, old, newName)
 		}
 	}
 	r.record(catalog.ChangeRenameColumn, t, newName, old, nil)
-}
-
-func renameInTable(t *catalog.Table, old, newName string) {
-	for _, ix := range t.Indexes {
-		parts := make([]catalog.IndexPart, len(ix.Parts))
-		for i, p := range ix.Parts {
-			if p.Column == old {
-				p.Column = newName
-			}
-			p.Expr = renameColumnRef(p.Expr, old, newName)
-			parts[i] = p
-		}
-		ix.Parts = parts
-		for i, inc := range ix.Include {
-			if inc == old {
-				ix.Include[i] = newName
-			}
-		}
-		ix.Predicate = renameColumnRef(ix.Predicate, old, newName)
-	}
-	for _, ck := range t.Checks {
-		ck.Expr = renameColumnRef(ck.Expr, old, newName)
-	}
-	for _, c := range t.Columns {
-		c.Generation = renameColumnRef(c.Generation, old, newName)
-	}
-}
-
-// renameColumnRef returns e with column old renamed; e itself is left
-// alone because recorded history may share it.
-func renameColumnRef(e catalog.Expr, old, newName string) catalog.Expr {
-	return catalog.RenameColumns(e, func(n string) string {
-		if n == old {
-			return newName
-		}
-		return n
-	})
 }
 
 // drop is DROP TABLE / INDEX / SCHEMA / DOMAIN.
@@ -234,7 +163,7 @@ func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
 		r.note("42809", "%q is not a table", t.Name)
 		return
 	}
-	if refs, _ := r.referencingKeys(t, ""); len(refs) > 0 && !cascade && !r.droppingTogether(refs, t) {
+	if refs, _ := r.cat.ReferencingKeys(t, ""); len(refs) > 0 && !cascade && !r.droppingTogether(refs, t) {
 		r.note("2BP01", "cannot drop table %s because other objects depend on it", t.Name)
 		return
 	}
@@ -268,13 +197,7 @@ func (r *Replayer) removeTable(t *catalog.Table) {
 	for _, ix := range t.Indexes {
 		r.recordIndexDrop(t, ix)
 	}
-	s := r.schemaOf(t)
-	delete(s.Tables, t.Name)
-	for seq, owner := range s.Sequences {
-		if owner == t.Name {
-			delete(s.Sequences, seq)
-		}
-	}
+	r.cat.DropTable(t)
 	r.record(catalog.ChangeDropTable, t, t.Name, "", nil)
 }
 
@@ -294,11 +217,7 @@ func (r *Replayer) dropIndex(schema, name string, missingOk bool) {
 		r.note("2BP01", "cannot drop index %s because index %s requires it", ix.Name, ix.ParentIndex)
 		return
 	}
-	for i, x := range t.Indexes {
-		if x == ix {
-			t.Indexes = append(t.Indexes[:i:i], t.Indexes[i+1:]...)
-		}
-	}
+	r.cat.DropIndex(t, ix)
 	r.recordIndexDrop(t, ix)
 	r.dropPartitionCopies(t, ix)
 }
@@ -320,7 +239,7 @@ func (r *Replayer) dropSchema(name string, missingOk, cascade bool) {
 			r.removeTable(t)
 		}
 	}
-	delete(r.cat.Schemas, name)
+	r.cat.DropSchema(name)
 }
 
 func (r *Replayer) dropDomain(schema, name string, missingOk bool) {
@@ -348,15 +267,12 @@ func (r *Replayer) setSchema(as *pg.AlterObjectSchemaStmt) {
 		r.note("3F000", "schema %q does not exist", as.Newschema)
 		return
 	}
-	if r.relationExists(dst, t.Name) {
+	if dst.RelationExists(t.Name) {
 		r.note("42P07", "relation %q already exists in schema %q", t.Name, dst.Name)
 		return
 	}
 	old := t.QualifiedName()
-	delete(r.schemaOf(t).Tables, t.Name)
-	t.Schema = dst.Name
-	dst.Tables[t.Name] = t
-	r.retargetTableReferences(old, t.QualifiedName())
+	r.cat.MoveTable(t, dst)
 	r.record(catalog.ChangeRenameTable, t, t.Name, old, nil)
 }
 
@@ -367,8 +283,7 @@ func (r *Replayer) dropSequence(schema, name string, missingOk bool) {
 	}
 	for _, sn := range schemas {
 		if s := r.cat.Schemas[sn]; s != nil {
-			if _, ok := s.Sequences[name]; ok {
-				delete(s.Sequences, name)
+			if s.DropSequence(name) {
 				return
 			}
 		}

@@ -77,7 +77,7 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 		Validated:         inCreate || !c.SkipValidation,
 		Pos:               r.at(c.Location),
 	}
-	t.ForeignKeys = append(t.ForeignKeys, fk)
+	r.cat.AddForeignKey(t, fk)
 	for _, p := range r.partitions(t) {
 		r.cloneForeignKey(p, fk)
 	}
@@ -140,7 +140,7 @@ func (r *Replayer) cloneForeignKey(p *catalog.Table, fk *catalog.ForeignKey) {
 	if p.Check(cp.Name) != nil || tableHasConstraint(p, cp.Name) {
 		cp.Name = r.schemaOf(p).ChooseConstraintName(p.Name, catalog.IndexNameAddition(cp.Columns), "fkey")
 	}
-	p.ForeignKeys = append(p.ForeignKeys, &cp)
+	r.cat.AddForeignKey(p, &cp)
 	for _, sub := range r.partitions(p) {
 		r.cloneForeignKey(sub, &cp)
 	}
@@ -161,7 +161,7 @@ func (r *Replayer) dropForeignKey(t *catalog.Table, name string) bool {
 	if fk == nil {
 		return false
 	}
-	t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(x *catalog.ForeignKey) bool { return x == fk })
+	r.cat.DropForeignKey(t, fk)
 	for _, p := range r.partitions(t) {
 		for _, own := range p.ForeignKeys {
 			if slices.Equal(own.Columns, fk.Columns) && own.RefTable == fk.RefTable {
@@ -173,50 +173,12 @@ func (r *Replayer) dropForeignKey(t *catalog.Table, name string) bool {
 	return true
 }
 
-// referencingKeys lists the foreign keys of other tables that refer to t
-// (to column col of t when col is set), with their tables.
-func (r *Replayer) referencingKeys(t *catalog.Table, col string) (tables []*catalog.Table, keys []*catalog.ForeignKey) {
-	qn := t.QualifiedName()
-	// The maps are walked unsorted: this runs for every dropped table and
-	// column, and the order of the keys found does not matter.
-	for _, s := range r.cat.Schemas {
-		for _, other := range s.Tables {
-			for _, fk := range other.ForeignKeys {
-				if fk.RefTable == qn && (col == "" || contains(fk.RefColumns, col)) && !(other == t && col == "") {
-					tables, keys = append(tables, other), append(keys, fk)
-				}
-			}
-		}
-	}
-	return tables, keys
-}
-
 // dropReferencingKeys is the CASCADE of dropping t (or its column col): the
 // keys that refer to it go.
 func (r *Replayer) dropReferencingKeys(t *catalog.Table, col string) {
-	tables, keys := r.referencingKeys(t, col)
+	tables, keys := r.cat.ReferencingKeys(t, col)
 	for i, fk := range keys {
-		tables[i].ForeignKeys = slices.DeleteFunc(tables[i].ForeignKeys, func(x *catalog.ForeignKey) bool { return x == fk })
-	}
-}
-
-// renameForeignKeyColumns follows a column rename into the keys of t and
-// into the keys of other tables that refer to it.
-func (r *Replayer) renameForeignKeyColumns(t *catalog.Table, old, newName string) {
-	for _, fk := range t.ForeignKeys {
-		renameIn(fk.Columns, old, newName)
-	}
-	_, keys := r.referencingKeys(t, old)
-	for _, fk := range keys {
-		renameIn(fk.RefColumns, old, newName)
-	}
-}
-
-func renameIn(list []string, old, newName string) {
-	for i, x := range list {
-		if x == old {
-			list[i] = newName
-		}
+		r.cat.DropForeignKey(tables[i], fk)
 	}
 }
 

@@ -38,8 +38,8 @@ func (r *Replayer) createIndex(is *pg.IndexStmt) {
 	}
 	ix.Name = is.Idxname
 	if ix.Name == "" {
-		ix.Name = r.chooseIndexName(s, t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), false, false)
-	} else if r.relationExists(s, ix.Name) {
+		ix.Name = s.ChooseIndexName(t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), false, false)
+	} else if s.RelationExists(ix.Name) {
 		if !is.IfNotExists {
 			r.note("42P07", "relation %q already exists", ix.Name)
 		}
@@ -120,7 +120,7 @@ func indexMethod(m string) string {
 
 // addIndex attaches an index to its table and records the change.
 func (r *Replayer) addIndex(t *catalog.Table, ix *catalog.Index) {
-	t.Indexes = append(t.Indexes, ix)
+	r.cat.AddIndex(t, ix)
 	kind := catalog.ChangeCreateIndex
 	if ix.Constraint != "" {
 		kind = catalog.ChangeAddConstraint
@@ -239,8 +239,8 @@ func (r *Replayer) addIndexConstraint(t *catalog.Table, c *pg.Constraint, column
 	}
 	name := c.Conname
 	if name == "" {
-		name = r.chooseIndexName(s, t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), primary, true)
-	} else if r.relationExists(s, name) {
+		name = s.ChooseIndexName(t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), primary, true)
+	} else if s.RelationExists(name) {
 		r.note("42P07", "relation %q already exists", name)
 		return
 	} else if t.Check(name) != nil {
@@ -294,11 +294,11 @@ func (r *Replayer) constraintUsingIndex(t *catalog.Table, c *pg.Constraint, prim
 	}
 	if name != ix.Name {
 		old := ix.Name
-		ix.Name = name
+		r.cat.RenameIndex(t, ix, name)
 		ix.RenamedAt = r.pos
 		r.record(catalog.ChangeRenameIndex, t, name, old, ix)
 	}
-	ix.Constraint = name
+	r.cat.SetIndexConstraint(t, ix, name)
 	ix.Primary = primary
 	ix.Deferrable, ix.InitiallyDeferred = c.Deferrable, c.Initdeferred
 	if primary {
@@ -323,7 +323,7 @@ func (r *Replayer) addCheck(t *catalog.Table, c *pg.Constraint, inCreate bool) {
 		return
 	}
 	ck := &catalog.Check{Name: name, Expr: expr, Validated: inCreate || !c.SkipValidation, Pos: r.at(c.Location)}
-	t.Checks = append(t.Checks, ck)
+	r.cat.AddCheck(t, ck)
 	if !inCreate {
 		r.record(catalog.ChangeAddConstraint, t, name, "", nil)
 	}

@@ -36,7 +36,7 @@ func (r *Replayer) createTableFromSelect(into *pg.IntoClause, sel *pg.SelectStmt
 		return
 	}
 	name := into.Rel.Relname
-	if r.relationExists(s, name) {
+	if s.RelationExists(name) {
 		if !ifNotExists {
 			r.note("42P07", "relation %q already exists", name)
 		}
@@ -50,7 +50,7 @@ func (r *Replayer) createTableFromSelect(into *pg.IntoClause, sel *pg.SelectStmt
 		}
 		t.Columns = append(t.Columns, c)
 	}
-	s.Tables[name] = t
+	r.cat.AddTable(t)
 	r.record(catalog.ChangeCreateTable, t, name, "", nil)
 }
 

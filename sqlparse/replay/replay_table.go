@@ -38,7 +38,7 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 		return
 	}
 	name := rv.Relname
-	if r.relationExists(s, name) {
+	if s.RelationExists(name) {
 		if !cs.IfNotExists {
 			r.note("42P07", "relation %q already exists", name)
 		}
@@ -81,7 +81,7 @@ func (r *Replayer) createTable(cs *pg.CreateStmt, defaultSchema string) {
 	for _, c := range cs.Constraints {
 		pending = append(pending, pendingConstraint{c: c.GetConstraint()})
 	}
-	s.Tables[name] = t
+	r.cat.AddTable(t)
 	r.record(catalog.ChangeCreateTable, t, name, "", nil)
 	// PostgreSQL creates CHECKs with the table, then clones the parent's
 	// indexes onto a partition, then builds the table's own indexes; names
@@ -379,7 +379,7 @@ func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) (serial b
 // it), so that a later index of that name is refused as on the server.
 func (r *Replayer) ownSequence(t *catalog.Table, column string) {
 	s := r.schemaOf(t)
-	s.Sequences[r.chooseRelationName(s, t.Name, column, "seq", false)] = t.Name
+	s.AddSequence(s.ChooseRelationName(t.Name, column, "seq", false), t.Name)
 }
 
 // createSequence records a standalone sequence's name.
@@ -389,13 +389,13 @@ func (r *Replayer) createSequence(cs *pg.CreateSeqStmt) {
 		return
 	}
 	name := cs.Sequence.GetRelname()
-	if r.relationExists(s, name) {
+	if s.RelationExists(name) {
 		if !cs.IfNotExists {
 			r.note("42P07", "relation %q already exists", name)
 		}
 		return
 	}
-	s.Sequences[name] = ""
+	s.AddSequence(name, "")
 }
 
 func formatType(schema, name string, tn *pg.TypeName) string {
@@ -473,7 +473,7 @@ func (r *Replayer) likeIndexes(t *catalog.Table, l *pg.TableLikeClause) {
 func (r *Replayer) cloneIndex(t *catalog.Table, ix *catalog.Index) *catalog.Index {
 	cp := copyIndex(ix)
 	isConstraint := ix.Constraint != ""
-	cp.Name = r.chooseIndexName(r.schemaOf(t), t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
+	cp.Name = r.schemaOf(t).ChooseIndexName(t.Name, catalog.IndexColumnNames(ix.Parts, ix.Include), ix.Primary, isConstraint)
 	if isConstraint {
 		cp.Constraint = cp.Name
 	}

@@ -28,8 +28,16 @@ func replayScript(t *testing.T, stmts ...string) (*catalog.Catalog, []scan.Diagn
 		st.Text = s
 		diags = append(diags, r.Apply(st)...)
 	}
+	histories[cat] = r.History()
 	return cat, diags
 }
+
+// histories holds the history replayScript recorded for each catalog it
+// returned, so that a test case, which gets the catalog, can read it.
+var histories = map[*catalog.Catalog]*catalog.History{}
+
+// changesOf returns what replayScript recorded for cat.
+func changesOf(cat *catalog.Catalog) []catalog.Change { return histories[cat].Changes }
 
 func mustTable(t *testing.T, cat *catalog.Catalog, schema, name string) *catalog.Table {
 	t.Helper()
@@ -79,9 +87,10 @@ func wantDiag(t *testing.T, diags []scan.Diagnostic, sqlstate, message string) {
 }
 
 func hasChange(cat *catalog.Catalog, kind catalog.ChangeKind, object string) *catalog.Change {
-	for i, c := range cat.Changes {
+	changes := changesOf(cat)
+	for i, c := range changes {
 		if c.Kind == kind && c.Object == object {
-			return &cat.Changes[i]
+			return &changes[i]
 		}
 	}
 	return nil
@@ -240,7 +249,7 @@ var replayCases = []struct {
 			t.Errorf("a type = %q", tb.Column("a").Type)
 		}
 		if hasChange(cat, catalog.ChangeDropIndex, "t_bc") == nil || hasChange(cat, catalog.ChangeRenameColumn, "code") == nil {
-			t.Errorf("changes = %+v", cat.Changes)
+			t.Errorf("changes = %+v", changesOf(cat))
 		}
 	}},
 	{"DROP NOT NULL remembers where", []string{
@@ -477,7 +486,7 @@ var replayCases = []struct {
 			t.Errorf("diagnostics = %v, want one note at the ALTER TABLE in the IF", diags)
 		}
 		var un []catalog.Change
-		for _, c := range cat.Changes {
+		for _, c := range changesOf(cat) {
 			if c.Kind == catalog.ChangeUnmodelled {
 				un = append(un, c)
 			}
@@ -522,8 +531,8 @@ var replayCases = []struct {
 		`COMMIT`,
 	}, func(t *testing.T, cat *catalog.Catalog, diags []scan.Diagnostic) {
 		noDiags(t, diags)
-		if len(cat.Changes) != 1 {
-			t.Errorf("changes = %+v, want only the CREATE TABLE", cat.Changes)
+		if changes := changesOf(cat); len(changes) != 1 {
+			t.Errorf("changes = %+v, want only the CREATE TABLE", changes)
 		}
 	}},
 	{"references to missing objects are notes with SQLSTATE", []string{

@@ -30,8 +30,8 @@ type Hole struct {
 	OptionalKeys []catalog.IndexPart
 }
 
-// ForHole returns the fixes for a hole, most preferable first (RULES.md
-// "Fixes"). A real hole is one where NULL is a legitimate value and rows
+// ForHole returns the fixes for a hole, most preferable first (docs/rules.md
+// "Fixes, in the order a user should consider them"). A real hole is one where NULL is a legitimate value and rows
 // without it should still be unique among themselves, so the fixes that keep
 // NULL and make it count come first: NULLS NOT DISTINCT on PostgreSQL 15
 // and later, then the portable split; NOT NULL, which changes the data

@@ -12,8 +12,8 @@ func IsNullOf(part catalog.IndexPart) catalog.Expr {
 }
 
 // CoveredBy returns another unique index of t that stops the duplicates
-// escaping u through key part c (the rows where c is NULL), or nil. RULES.md
-// "Covered holes": V's predicate is implied by u's predicate plus c IS NULL,
+// escaping u through key part c (the rows where c is NULL), or nil. docs/rules.md
+// "Holes another index already closes": V's predicate is implied by u's predicate plus c IS NULL,
 // every key part of V is a key part of u other than c or a column the
 // table's CHECKs force NOT NULL when c is NULL, and V itself has no hole
 // among those rows.

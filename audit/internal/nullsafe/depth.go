@@ -27,33 +27,10 @@ func exprDepth(e catalog.Expr, above int) int {
 		return above
 	}
 	deepest := above + 1
-	for _, child := range children(e) {
+	for _, child := range catalog.Children(e) {
 		if d := exprDepth(child, above+1); d > deepest {
 			deepest = d
 		}
 	}
 	return deepest
-}
-
-// children lists the direct subexpressions of e.
-func children(e catalog.Expr) []catalog.Expr {
-	switch x := e.(type) {
-	case *catalog.And:
-		return x.Args
-	case *catalog.Or:
-		return x.Args
-	case *catalog.Not:
-		return []catalog.Expr{x.Arg}
-	case *catalog.NullTest:
-		return []catalog.Expr{x.Arg}
-	case *catalog.BoolTest:
-		return []catalog.Expr{x.Arg}
-	case *catalog.Compare:
-		return []catalog.Expr{x.Left, x.Right}
-	case *catalog.Func:
-		return x.Args
-	case *catalog.List:
-		return x.Items
-	}
-	return nil
 }

@@ -10,10 +10,10 @@ type History struct {
 	fileRank map[string]int
 }
 
-// NewHistory ranks the files of cat's recorded changes.
-func NewHistory(cat *catalog.Catalog) History {
+// NewHistory ranks the files of the changes replay recorded.
+func NewHistory(changes []catalog.Change) History {
 	h := History{fileRank: map[string]int{}}
-	for _, ch := range cat.Changes {
+	for _, ch := range changes {
 		for _, f := range []string{ch.File, ch.Pos.File} {
 			if _, ok := h.fileRank[f]; !ok && f != "" {
 				h.fileRank[f] = len(h.fileRank)

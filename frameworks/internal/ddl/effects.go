@@ -37,7 +37,7 @@ func Effects(t *catalog.Table, sql string) []Effect {
 	s := cat.AddSchema(t.Schema)
 	cat.SearchPath = []string{t.Schema, "public"}
 	work := cloneTable(t)
-	s.Tables[work.Name] = work
+	cat.AddTable(work)
 	r := sqlparse.NewReplayer(cat)
 	res := sqlparse.Split(sqlparse.Input{Path: "fix.sql", Text: sql})
 	var out []Effect
@@ -174,7 +174,7 @@ func cloneTable(t *catalog.Table) *catalog.Table {
 }
 
 // Kind says what a SQL fix does, for ordering the framework fixes as
-// RULES.md's "Fixes" orders them when there is no data to look at: keep NULL
+// docs/rules.md's "Fixes" orders them when there is no data to look at: keep NULL
 // meaningful first (NULLS NOT DISTINCT, then the split), NOT NULL last.
 type Kind int
 

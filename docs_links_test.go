@@ -1,0 +1,77 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	// docsRef is a comment's pointer into docs/.
+	docsRef = regexp.MustCompile(`docs/[a-z0-9-]+\.md`)
+	// designRef is a pointer to a design document by its upper-case name
+	// (RULES.md, RACE.md): those live outside the repository, and a
+	// maintainer cannot follow them. README.md and CHANGELOG.md are here.
+	designRef = regexp.MustCompile(`\b[A-Z][A-Z_]+\.md\b`)
+	// mdLink is a relative Markdown link target.
+	mdLink = regexp.MustCompile(`\]\(([^)#:\s]+)(#[^)]*)?\)`)
+)
+
+// TestDocsReferencesResolve fails when Go code points at a design document
+// that is not in the repository or at a docs/ page that does not exist,
+// and when a page in docs/ links to a file that is not there.
+func TestDocsReferencesResolve(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || path == "docs_links_test.go" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, ref := range docsRef.FindAllString(line, -1) {
+				if _, err := os.Stat(ref); err != nil {
+					t.Errorf("%s:%d: points at %s, which does not exist", path, i+1, ref)
+				}
+			}
+			for _, ref := range designRef.FindAllString(line, -1) {
+				if ref != "README.md" && ref != "CHANGELOG.md" && !strings.Contains(line, "docs/"+ref) {
+					t.Errorf("%s:%d: cites %s, which is not in the repository; point at docs/ instead", path, i+1, ref)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages in docs/ (%v)", err)
+	}
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(data), -1) {
+			target := filepath.Join(filepath.Dir(page), m[1])
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, m[1])
+			}
+		}
+	}
+}
