@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -17,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/nginxtest"
+	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -40,11 +45,33 @@ type syncConfig struct {
 // naive probe.
 var allMethods = []string{"auto", "h1-spin", "h1-parked", "h1-thread", "h2", "naive"}
 
+// h2Variants are the HTTP/2 single packet laid out otherwise
+// (httprace.H2Layout), for -methods: why a Go server starts the streams of
+// one packet apart, and what brings them closer (docs/race-sync.md). h2 is
+// every frame withheld, each stream's HEADERS then its DATA in stream order.
+var h2Variants = map[string]struct {
+	split  string
+	layout httprace.H2Layout
+}{
+	"h2-headers":         {httprace.SplitHeaders, httprace.H2Layout{HeadersEarly: true}},                // HEADERS early, every DATA withheld
+	"h2-lastbyte":        {httprace.SplitLastByte, httprace.H2Layout{}},                                 // HEADERS and the body but its last byte early
+	"h2-grouped":         {httprace.SplitHeaders, httprace.H2Layout{HeadersFirst: true}},                // all withheld: every HEADERS, then every DATA
+	"h2-nobody":          {httprace.SplitHeaders, httprace.H2Layout{NoBody: true}},                      // no body: END_STREAM on HEADERS
+	"h2-reverse":         {httprace.SplitHeaders, httprace.H2Layout{Reverse: true}},                     // all withheld: every HEADERS, then every DATA in descending stream order
+	"h2-headers-reverse": {httprace.SplitHeaders, httprace.H2Layout{HeadersEarly: true, Reverse: true}}, // HEADERS early, the DATA in descending stream order
+}
+
 // The targets: Go net/http gates in a child process (the window spun or
 // slept), a PostgreSQL read-then-insert (the window slept between the
 // SELECT and the INSERT), and a Node.js gate (the window yielded to its
-// event loop).
-var allTargets = []string{"spin", "sleep", "pg", "node"}
+// event loop), each over HTTP/1.1 and cleartext HTTP/2; and Debian's nginx
+// over TLS in front of the spin gate served over HTTP/1.1.
+var allTargets = []string{"spin", "sleep", "pg", "node", "nginx"}
+
+// spin-tls and sleep-tls (not in the default list) are the spin and sleep
+// gates served by Go over TLS, HTTP/2 and HTTP/1.1 by ALPN, with a
+// self-signed certificate: the only way --sync auto meets Go's HTTP/2
+// server (its table's Go row).
 
 // cell is one measured combination.
 type cell struct {
@@ -72,6 +99,10 @@ func syncTable(w io.Writer, cfg syncConfig) error {
 	for _, target := range cfg.targets {
 		for _, window := range cfg.windows {
 			srv, err := startTarget(target, window, cfg.dsn)
+			if errors.Is(err, nginxtest.ErrNotInstalled) {
+				fmt.Fprintf(w, "| %s | %s | | | n/a: %v | | | | |\n", target, window, err)
+				continue
+			}
 			if err != nil {
 				return fmt.Errorf("%s target: %v", target, err)
 			}
@@ -125,22 +156,26 @@ func measureCell(srv *target, name, method string, window time.Duration, n int, 
 	}
 	p := httprace.DemoProbe(srv.URL)
 	p.N, p.Rounds, p.Settle, p.Split = n, cfg.rounds, cfg.settle, httprace.SplitHeaders
+	p.Insecure = srv.insecure
 	p.NoCalibrate = true
 	switch method {
 	case "auto":
 		p.Sync = httprace.SyncAuto
-	case "h2":
-		if !srv.h2c {
-			c.note = "n/a: no cleartext HTTP/2"
+	case "h2", "h2-headers", "h2-lastbyte", "h2-grouped", "h2-nobody", "h2-reverse", "h2-headers-reverse":
+		if srv.h2URL == "" {
+			c.note = "n/a: no HTTP/2"
 			return c
 		}
-		p.Sync = httprace.SyncH2
+		p.URL, p.Sync = racetest.Template(srv.h2URL), httprace.SyncH2
+		if v, ok := h2Variants[method]; ok {
+			p.Split, p.H2 = v.split, v.layout
+		}
 	case "h1-headers": // the CLI's --sync h1 --split headers
 		p.Sync, p.Release = httprace.SyncH1, httprace.ReleaseSpin
 	default:
 		p.Sync, p.Release = httprace.SyncH1, strings.TrimPrefix(method, "h1-")
 	}
-	eff, err := httprace.NewURLEffect(srv.EffectsURL, false, 5*time.Second)
+	eff, err := httprace.NewURLEffect(srv.EffectsURL, srv.insecure, 5*time.Second)
 	if err != nil {
 		c.note = "error: " + err.Error()
 		return c
@@ -177,7 +212,9 @@ func measureCell(srv *target, name, method string, window time.Duration, n int, 
 // naiveCell is the hand-written test: N goroutines sharing one
 // http.Client, released by a WaitGroup; the target's count decides.
 func naiveCell(c *cell, srv *target, rounds int) {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.n}}
+	// As http.DefaultTransport does: HTTP/2 when TLS agrees to it.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.n, ForceAttemptHTTP2: true,
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: srv.insecure}}}
 	defer client.CloseIdleConnections()
 	for i := range rounds {
 		key := fmt.Sprintf("naive-%s-%dus-%d-%d-%d", c.target, c.window.Microseconds(), c.n, time.Now().UnixNano(), i)
@@ -202,14 +239,20 @@ func naiveCell(c *cell, srv *target, rounds int) {
 	}
 }
 
-// target is a benchmark target in a child process.
+// target is a benchmark target in a child process: URL for HTTP/1.1 and
+// the naive probe, h2URL for HTTP/2 ("" when it has none), insecure when
+// they are TLS with a self-signed certificate.
 type target struct {
-	URL, EffectsURL string
-	h2c             bool
-	cmd             *exec.Cmd
+	URL, h2URL, EffectsURL string
+	insecure               bool
+	cmd                    *exec.Cmd
+	closers                []func()
 }
 
 func (t *target) Close() {
+	for i := len(t.closers) - 1; i >= 0; i-- {
+		t.closers[i]()
+	}
 	t.cmd.Process.Kill()
 	t.cmd.Wait()
 }
@@ -231,10 +274,11 @@ func (t *target) effects(client *http.Client, key string) (int, error) {
 }
 
 // startTarget starts the named target with the window in a child process
-// and reads the base URL it prints.
+// and reads the base URL it prints. node serves HTTP/1.1 and cleartext
+// HTTP/2 on two ports; nginx is Debian's nginx (HTTP/2 and HTTP/1.1 over
+// TLS) in front of the spin gate served over HTTP/1.1.
 func startTarget(name string, window time.Duration, dsn string) (*target, error) {
 	var cmd *exec.Cmd
-	h2c := true
 	switch name {
 	case "node":
 		node, err := exec.LookPath("node")
@@ -245,14 +289,17 @@ func startTarget(name string, window time.Duration, dsn string) (*target, error)
 		if err != nil {
 			return nil, err
 		}
-		cmd = exec.Command(node, script, strconv.FormatInt(window.Microseconds(), 10), "h1")
-		h2c = false
+		cmd = exec.Command(node, script, strconv.FormatInt(window.Microseconds(), 10), "both")
 	default:
 		self, err := os.Executable()
 		if err != nil {
 			return nil, err
 		}
-		cmd = exec.Command(self, "-serve", window.String(), "-serve-kind", name, "-dsn", dsn)
+		kind := name
+		if name == "nginx" {
+			kind = "spin" // nginx's upstream, which it reaches over HTTP/1.1
+		}
+		cmd = exec.Command(self, "-serve", window.String(), "-serve-kind", kind, "-dsn", dsn)
 	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -269,10 +316,49 @@ func startTarget(name string, window time.Duration, dsn string) (*target, error)
 		return nil, fmt.Errorf("target process: %v", err)
 	}
 	base := strings.TrimSpace(line)
-	if name == "node" {
-		base = "http://127.0.0.1:" + base
+	t := &target{cmd: cmd}
+	switch name {
+	case "node":
+		ports := strings.Fields(base)
+		if len(ports) != 2 {
+			t.Close()
+			return nil, fmt.Errorf("node printed %q, want two ports", base)
+		}
+		base = "http://127.0.0.1:" + ports[0]
+		t.h2URL = "http://127.0.0.1:" + ports[1] + "/claims"
+	case "nginx":
+		dir, err := os.MkdirTemp("", "bench-race-nginx-")
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		t.closers = append(t.closers, func() { os.RemoveAll(dir) })
+		ng, err := nginxtest.Start(dir, strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		t.closers = append(t.closers, ng.Close)
+		t.URL, t.h2URL, t.insecure = ng.URL+"/claims", ng.URL+"/claims", true
+		t.EffectsURL = base + "/effects?key={{key}}" // the count, straight from the upstream
+		return t, nil
+	default:
+		t.h2URL = base + "/claims"
+		t.insecure = strings.HasPrefix(base, "https:")
 	}
-	return &target{URL: base + "/claims", EffectsURL: base + "/effects?key={{key}}", h2c: h2c, cmd: cmd}, nil
+	t.URL, t.EffectsURL = base+"/claims", base+"/effects?key={{key}}"
+	return t, nil
+}
+
+// serveMuxTLS serves mux as Go does over TLS by default (HTTP/2 and
+// HTTP/1.1 by ALPN), with httptest's self-signed certificate, and prints
+// its base URL.
+func serveMuxTLS(mux http.Handler) {
+	srv := httptest.NewUnstartedServer(mux)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	fmt.Println(srv.URL)
+	select {}
 }
 
 // serveTarget is the child process of a Go target: a Gate (spin or sleep)
@@ -290,9 +376,13 @@ func serveTarget(kind string, window time.Duration, dsn string) {
 		mux.HandleFunc("GET /effects", h.serveEffects)
 		mux.Handle("/", httprace.StampArrival(h))
 	default:
-		g := &httprace.Gate{Window: window, Sleep: kind == "sleep"}
+		g := &httprace.Gate{Window: window, Sleep: strings.HasPrefix(kind, "sleep")}
 		mux.HandleFunc("GET /effects", g.ServeEffects)
 		mux.Handle("/", g)
+	}
+	if strings.HasSuffix(kind, "-tls") {
+		serveMuxTLS(mux)
+		return
 	}
 	serveMux(mux)
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -21,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/nginxtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 )
@@ -81,6 +83,26 @@ func nodeServer(t *testing.T, kind string) string {
 	return scheme + "://127.0.0.1:" + strings.TrimSpace(port) + "/claims"
 }
 
+// nginxServer runs Debian's nginx (HTTP/2 and HTTP/1.1 over TLS) in
+// front of h served by Go over HTTP/1.1, and returns its URL.
+func nginxServer(t *testing.T, h http.Handler) string {
+	t.Helper()
+	up := httptest.NewServer(h)
+	t.Cleanup(up.Close)
+	s, err := nginxtest.Start(t.TempDir(), strings.TrimPrefix(up.URL, "http://"))
+	if errors.Is(err, nginxtest.ErrNotInstalled) {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("nginx is not installed; the --sync auto tests need it in CI")
+		}
+		t.Skip("nginx is not installed; skipping the nginx row")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s.URL + "/claims"
+}
+
 // selfSigned writes a key and a certificate for 127.0.0.1 and returns
 // their file names.
 func selfSigned(t *testing.T) []string {
@@ -137,6 +159,7 @@ func TestSyncAutoTable(t *testing.T) {
 		{"Go net/http HTTP/1.1 over TLS", SyncH1, "does not offer HTTP/2 by ALPN", func(t *testing.T) string { return goServer(t, "h1tls", ok) }},
 		{"Node http2 cleartext", SyncH2, "speaks only HTTP/2", func(t *testing.T) string { return nodeServer(t, "h2c") }},
 		{"Node http2 over TLS with HTTP/1.1", SyncH2, "Node.js http2 by an empty SETTINGS frame", func(t *testing.T) string { return nodeServer(t, "h2tls") }},
+		{"nginx in front of Go HTTP/1.1", SyncH2, "nginx by Server: nginx/", func(t *testing.T) string { return nginxServer(t, ok) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sync, why := chosen(t, c.url(t))

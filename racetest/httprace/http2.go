@@ -58,7 +58,7 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	if err := peer.admits(p.N, len(r.body)); err != nil {
 		return burst{}, nil, err
 	}
-	pre, release, err := h2Blocks(r, p.N, p.Split, peer.maxFrame)
+	pre, release, err := h2Blocks(r, p.N, p.Split, p.H2, peer.maxFrame)
 	if err != nil {
 		return burst{}, nil, err
 	}
@@ -109,7 +109,7 @@ func ReleaseBlock(p *Probe, v racetest.RoundValues, maxFrame uint32) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	_, release, err := h2Blocks(r, p.N, p.Split, maxFrame)
+	_, release, err := h2Blocks(r, p.N, p.Split, p.H2, maxFrame)
 	return release, err
 }
 
@@ -195,13 +195,41 @@ func (p h2Peer) admits(n, bodyLen int) error {
 	return nil
 }
 
+// H2Layout varies how the HTTP/2 burst lays out its frames. It is a
+// benchmark knob (bench/race's h2-* methods, docs/race-sync.md); the CLI
+// leaves it zero: each stream's HEADERS then its DATA with END_STREAM, in
+// stream order, everything withheld with --split headers and only each
+// final DATA byte with --split last-byte.
+type H2Layout struct {
+	// HeadersEarly sends every HEADERS frame (without END_STREAM) before
+	// the settle and withholds every DATA frame whole, so the server has
+	// started the handlers before the release.
+	HeadersEarly bool
+	// HeadersFirst puts every withheld HEADERS frame before any DATA frame
+	// in the release block (H1 H3 D1 D3 rather than H1 D1 H3 D3).
+	HeadersFirst bool
+	// NoBody sends the requests without a body: END_STREAM on HEADERS,
+	// one frame per stream.
+	NoBody bool
+	// Reverse puts the withheld DATA frames in descending stream order
+	// after every HEADERS frame (H1 H3 D3 D1). HEADERS stay in ascending
+	// order: opening a stream closes every idle stream with a lower ID.
+	Reverse bool
+}
+
 // h2Blocks encodes the N streams. In headers mode everything is withheld;
-// in last-byte mode HEADERS and all DATA but the final byte go first and
-// each stream's final one-byte DATA frame is withheld.
-func h2Blocks(r request, n int, split string, maxFrame uint32) (pre, release []byte, err error) {
+// in last-byte mode HEADERS and all DATA but the last byte go first and
+// each stream's final one-byte DATA frame is withheld. The layout varies
+// that (H2Layout).
+func h2Blocks(r request, n int, split string, layout H2Layout, maxFrame uint32) (pre, release []byte, err error) {
 	var preBuf, relBuf bytes.Buffer
 	preFr := http2.NewFramer(&preBuf, nil)
 	relFr := http2.NewFramer(&relBuf, nil)
+	relData := make([]bytes.Buffer, n) // each stream's withheld DATA when grouped after the HEADERS
+	grouped := layout.HeadersFirst || layout.Reverse
+	if layout.NoBody {
+		r.body = nil
+	}
 	var hbuf bytes.Buffer
 	enc := hpack.NewEncoder(&hbuf)
 	for i := range n {
@@ -219,7 +247,13 @@ func h2Blocks(r request, n int, split string, maxFrame uint32) (pre, release []b
 				bodyHead, bodyTail = r.body[:len(r.body)-1], r.body[len(r.body)-1:]
 			}
 		}
-		endStream := split == SplitHeaders && len(r.body) == 0
+		endStream := len(r.body) == 0 && (split == SplitHeaders || layout.NoBody)
+		switch {
+		case layout.NoBody:
+			headersFr = relFr
+		case layout.HeadersEarly && !endStream:
+			headersFr = preFr
+		}
 		if err := headersFr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block, EndHeaders: true, EndStream: endStream}); err != nil {
 			return nil, nil, err
 		}
@@ -227,10 +261,20 @@ func h2Blocks(r request, n int, split string, maxFrame uint32) (pre, release []b
 			return nil, nil, err
 		}
 		if !endStream {
-			if err := writeData(relFr, id, bodyTail, true, maxFrame); err != nil {
+			dataFr := relFr
+			if grouped {
+				dataFr = http2.NewFramer(&relData[i], nil)
+			}
+			if err := writeData(dataFr, id, bodyTail, true, maxFrame); err != nil {
 				return nil, nil, err
 			}
 		}
+	}
+	for k := range relData {
+		if layout.Reverse {
+			k = n - 1 - k
+		}
+		relBuf.Write(relData[k].Bytes())
 	}
 	return preBuf.Bytes(), relBuf.Bytes(), nil
 }

@@ -53,6 +53,9 @@ type Probe struct {
 	// Release is how HTTP/1.1 tails are released: spin (default), parked
 	// or thread.
 	Release string
+	// H2 varies the HTTP/2 burst's frames for the benchmark; the zero
+	// value is the probe's own layout.
+	H2 H2Layout
 
 	// Timeout bounds each request from its release; Deadline bounds the
 	// whole run. Every connection's deadline is the earlier of the two.

@@ -4,8 +4,10 @@
 // event loop for the window (as an awaited database call would: other
 // requests run meanwhile), then records the effect. GET /effects?key=K
 // answers the bare count of K's effects. Arguments: the window in
-// microseconds, then "h1" (http) or "h2c" (http2, cleartext). It prints the
-// port it listens on, then serves until killed.
+// microseconds, then "h1" (http), "h2c" (http2, cleartext) or "both" (an
+// http and an http2 cleartext server sharing the effects). It prints the
+// port it listens on ("both": the HTTP/1.1 port, a space, the HTTP/2 port),
+// then serves until killed.
 const http = require('http');
 const http2 = require('http2');
 const { performance } = require('perf_hooks');
@@ -62,7 +64,10 @@ function handler(req, res) {
   });
 }
 
-const server = kind === 'h2c' ? http2.createServer(handler) : http.createServer(handler);
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(server.address().port + '\n');
-});
+function listen(server) {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+const servers = kind === 'both' ? [http.createServer(handler), http2.createServer(handler)]
+  : [kind === 'h2c' ? http2.createServer(handler) : http.createServer(handler)];
+Promise.all(servers.map(listen)).then((ports) => process.stdout.write(ports.join(' ') + '\n'));
