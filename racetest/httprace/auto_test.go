@@ -154,7 +154,7 @@ func TestSyncAutoTable(t *testing.T) {
 	}{
 		{"Go net/http HTTP/1.1", SyncH1, "cleartext HTTP/1.1", func(t *testing.T) string { return goServer(t, "h1", ok) }},
 		{"Go net/http h2c", SyncH1, "cleartext HTTP/1.1", func(t *testing.T) string { return goServer(t, "h2c", ok) }},
-		{"Go net/http h2 over TLS", SyncH1, "Go net/http by SETTINGS MAX_CONCURRENT_STREAMS=250", func(t *testing.T) string { return goServer(t, "h2tls", ok) }},
+		{"Go net/http h2 over TLS", SyncH2, "Go net/http by SETTINGS MAX_CONCURRENT_STREAMS=250", func(t *testing.T) string { return goServer(t, "h2tls", ok) }},
 		{"Node http", SyncH1, "cleartext HTTP/1.1", func(t *testing.T) string { return nodeServer(t, "h1") }},
 		{"Go net/http HTTP/1.1 over TLS", SyncH1, "does not offer HTTP/2 by ALPN", func(t *testing.T) string { return goServer(t, "h1tls", ok) }},
 		{"Node http2 cleartext", SyncH2, "speaks only HTTP/2", func(t *testing.T) string { return nodeServer(t, "h2c") }},
@@ -209,8 +209,8 @@ func TestSyncAutoSaysWhy(t *testing.T) {
 	if err := racetest.WriteText(&b, res, false); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "\nsync: auto chose h1: Go net/http by SETTINGS") {
-		t.Errorf("the text output does not say why auto chose h1:\n%s", b.String())
+	if !strings.Contains(b.String(), "\nsync: auto chose h2: Go net/http by SETTINGS") {
+		t.Errorf("the text output does not say why auto chose h2:\n%s", b.String())
 	}
 }
 
