@@ -48,12 +48,8 @@ func TestDocsReferencesResolve(t *testing.T) {
 					t.Errorf("%s:%d: points at %s, which does not exist", path, i+1, ref)
 				}
 			}
-			for _, ref := range designRef.FindAllString(line, -1) {
-				if ref != "README.md" && ref != "CHANGELOG.md" {
-					t.Errorf("%s:%d: cites %s, which is not in the repository; point at docs/ instead", path, i+1, ref)
-				}
-			}
 		}
+		checkNoDesignRefs(t, path, data)
 		return nil
 	})
 	if err != nil {
@@ -68,17 +64,24 @@ func TestDocsReferencesResolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, line := range strings.Split(string(data), "\n") {
-			for _, ref := range designRef.FindAllString(line, -1) {
-				if ref != "README.md" && ref != "CHANGELOG.md" {
-					t.Errorf("%s:%d: cites %s, which is not in the repository; point at docs/ instead", page, i+1, ref)
-				}
-			}
-		}
+		checkNoDesignRefs(t, page, data)
 		for _, m := range mdLink.FindAllStringSubmatch(string(data), -1) {
 			target := filepath.Join(filepath.Dir(page), m[1])
 			if _, err := os.Stat(target); err != nil {
 				t.Errorf("%s links to %s, which does not exist", page, m[1])
+			}
+		}
+	}
+}
+
+// checkNoDesignRefs reports every line of path that cites a document by an
+// upper-case name other than README.md and CHANGELOG.md.
+func checkNoDesignRefs(t *testing.T, path string, data []byte) {
+	t.Helper()
+	for i, line := range strings.Split(string(data), "\n") {
+		for _, ref := range designRef.FindAllString(line, -1) {
+			if ref != "README.md" && ref != "CHANGELOG.md" {
+				t.Errorf("%s:%d: cites %s, which is not in the repository; point at docs/ instead", path, i+1, ref)
 			}
 		}
 	}
