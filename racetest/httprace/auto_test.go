@@ -1,7 +1,6 @@
 package httprace
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -16,7 +15,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,33 +52,13 @@ func goServer(t *testing.T, kind string, h http.Handler) string {
 // nodeServer runs testdata/race/node_servers.js as kind and returns its URL.
 func nodeServer(t *testing.T, kind string) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is not installed; the --sync auto tests need it in CI")
-		}
-		t.Skip("node is not installed; skipping the Node.js servers")
-	}
-	args := []string{filepath.Join("..", "..", "testdata", "race", "node_servers.js"), kind}
+	args := []string{kind}
 	scheme := "http"
 	if kind == "h2tls" {
 		args = append(args, selfSigned(t)...)
 		scheme = "https"
 	}
-	cmd := exec.Command(node, args...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	port, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("node did not print its port: %v", err)
-	}
-	return scheme + "://127.0.0.1:" + strings.TrimSpace(port) + "/claims"
+	return scheme + "://127.0.0.1:" + runNodeScript(t, "node_servers.js", args...) + "/claims"
 }
 
 // nginxServer runs Debian's nginx (HTTP/2 and HTTP/1.1 over TLS) in

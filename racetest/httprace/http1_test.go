@@ -303,14 +303,22 @@ func TestWindowMarksWideRoundsInconclusive(t *testing.T) {
 // startNode runs testdata/race/node_gate.js in mode and returns its URL.
 func startNode(t *testing.T, mode string) string {
 	t.Helper()
+	return "http://127.0.0.1:" + runNodeScript(t, "node_gate.js", mode) + "/claims"
+}
+
+// runNodeScript runs testdata/race/script with args under node and returns
+// the port it prints on its first line; the process is killed when the
+// test ends. Without node the test skips, and fails under CI=true.
+func runNodeScript(t *testing.T, script string, args ...string) string {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("node is not installed; the Node.js target test needs it in CI")
+			t.Fatal("node is not installed; the Node.js targets need it in CI")
 		}
 		t.Skip("node is not installed; skipping the Node.js target")
 	}
-	cmd := exec.Command(node, filepath.Join("..", "..", "testdata", "race", "node_gate.js"), mode)
+	cmd := exec.Command(node, append([]string{filepath.Join("..", "..", "testdata", "race", script)}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -323,7 +331,7 @@ func startNode(t *testing.T, mode string) string {
 	if err != nil {
 		t.Fatalf("node did not print its port: %v", err)
 	}
-	return "http://127.0.0.1:" + strings.TrimSpace(port) + "/claims"
+	return strings.TrimSpace(port)
 }
 
 func TestNodeTarget(t *testing.T) {
