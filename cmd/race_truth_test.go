@@ -1,14 +1,11 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/internal/truthcases"
 	"github.com/idemcheck/idemcheck/racetest"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The ground-truth suite through the CLI: targets that count their own side
@@ -19,13 +16,7 @@ import (
 // included), nor "broken" when it never did. The same table runs through the
 // Go test library in idemtest/groundtruth_test.go.
 func TestRaceGroundTruth(t *testing.T) {
-	dsn := pgtest.NewDatabase(t, truthcases.Setup...)
-	pool, err := pgxpool.New(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	for _, c := range truthcases.Cases(t, pool) {
+	for _, c := range truthcases.Cases(t, truthcases.Pool(t)) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
 			for _, oracle := range []bool{false, true} {

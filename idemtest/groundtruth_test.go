@@ -1,17 +1,14 @@
 package idemtest_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/idemcheck/idemcheck/idemtest"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/internal/truthcases"
 	"github.com/idemcheck/idemcheck/racetest"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // TestGroundTruth is the race-evidence ground-truth suite run through the
@@ -25,13 +22,7 @@ import (
 // key, nor call broken one that never did. cmd/race_truth_test.go runs the
 // same table through the CLI.
 func TestGroundTruth(t *testing.T) {
-	dsn := pgtest.NewDatabase(t, truthcases.Setup...)
-	pool, err := pgxpool.New(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	for _, c := range truthcases.Cases(t, pool) {
+	for _, c := range truthcases.Cases(t, truthcases.Pool(t)) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
 			for _, counted := range []bool{false, true} {

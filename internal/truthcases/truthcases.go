@@ -25,13 +25,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Setup are the tables the PostgreSQL targets need, for pgtest.NewDatabase.
-var Setup = []string{groundtruth.CreateCharges, groundtruth.CreateClaimsNullable, groundtruth.CreateClaimsNND}
+// setup are the tables the PostgreSQL targets need.
+var setup = []string{groundtruth.CreateCharges, groundtruth.CreateClaimsNullable, groundtruth.CreateClaimsNND}
+
+// Pool is a connection pool on a throwaway database holding the tables the
+// PostgreSQL targets need, closed and dropped when the test ends.
+func Pool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), pgtest.NewDatabase(t, setup...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
 
 // Target is one running target.
 type Target struct {
