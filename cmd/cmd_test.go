@@ -2,10 +2,11 @@ package cmd
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testtree"
 )
 
 // result is what one idemcheck invocation produced.
@@ -41,26 +42,10 @@ func run(t *testing.T, args ...string) result {
 	return invocation{}.run(t, args...)
 }
 
-// writeTree writes files (name -> SQL) into a fresh directory and returns it.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, sql := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(sql), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // writeFile writes one SQL file and returns its path.
 func writeFile(t *testing.T, name, sql string) string {
 	t.Helper()
-	return filepath.Join(writeTree(t, map[string]string{name: sql}), name)
+	return filepath.Join(testtree.Write(t, map[string]string{name: sql}), name)
 }
 
 // Schemas with a known outcome under the default rules.

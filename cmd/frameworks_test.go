@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testtree"
 )
 
 // The acceptance, as a user runs it: lint a framework schema, apply
@@ -294,7 +296,7 @@ func TestLintRailsSchemaBesideStructureSQL(t *testing.T) {
 // it, and the good input beside it is still reported.
 func TestLintSchemaFileHostile(t *testing.T) {
 	good := writeFile(t, "events.sql", holeSQL)
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"empty/db/schema.rb":     "  \n",
 		"broken/db/schema.rb":    "ActiveRecord::Schema[7.1].define(version: 1) do\n  create_table \"a\" do |t|\n    t.string \"x\", null: (\n  end\n  create_table \"b\", force: :cascade do |t|\n    t.string \"k\", null: false\n    t.string \"n\"\n    t.string \"v\", null: false\n    t.index [\"k\", \"n\", \"v\"], name: \"b_k_n_v\", unique: true\n  end\nend\n",
 		"bad/schema.prisma":      "model A {\n  id Int @id\n  x String @@@\n}\n",

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testtree"
 )
 
 func TestLintClean(t *testing.T) {
@@ -26,7 +28,7 @@ func TestLintFindingFails(t *testing.T) {
 }
 
 func TestLintParseErrorBesideGoodFile(t *testing.T) {
-	dir := writeTree(t, map[string]string{"1_events.sql": holeSQL, "2_broken.sql": brokenSQL})
+	dir := testtree.Write(t, map[string]string{"1_events.sql": holeSQL, "2_broken.sql": brokenSQL})
 	r := run(t, "lint", dir)
 	assertCode(t, r, ExitUsage)
 	assertContains(t, "stdout", r.stdout, "error nullable-key", "2_broken.sql:1:", ": error: ", "1 input error")
@@ -193,7 +195,7 @@ func TestLintJSON(t *testing.T) {
 }
 
 func TestLintVerbose(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"0001_events.up.sql":   holeSQL,
 		"0001_events.down.sql": "DROP TABLE events;\n",
 		"0002_users.up.sql":    infoSQL,

@@ -3,6 +3,8 @@ package cmd
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testtree"
 )
 
 // A layout or path that yields no statements is an error with the reason:
@@ -21,7 +23,7 @@ func TestLintYieldsNothing(t *testing.T) {
 
 	// A tree whose files the configuration excludes was asked to yield
 	// nothing: that is not an error.
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		".idemcheck.yaml": "exclude: [\"db/*\"]\n",
 		"db/1_a.up.sql":   "CREATE TABLE a (id int);\n",
 		"db/1_a.down.sql": "DROP TABLE a;\n",
@@ -33,7 +35,7 @@ func TestLintYieldsNothing(t *testing.T) {
 // Down migrations named on the command line are never replayed: beside up
 // files they are skipped with a note, alone they are an error.
 func TestLintNamedDownMigrations(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"1_events.up.sql": holeSQL,
 		// Replayed, this would close the hole and hide the finding.
 		"1_events.down.sql": "ALTER TABLE events ALTER COLUMN external_subscription_id SET NOT NULL;\n",

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/testtree"
+
 	"github.com/idemcheck/idemcheck/internal/gittest"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 )
@@ -371,7 +373,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 
 func TestBaselineErrors(t *testing.T) {
 	dir := t.TempDir()
-	tree := writeTree(t, map[string]string{"1.sql": holeSQL})
+	tree := testtree.Write(t, map[string]string{"1.sql": holeSQL})
 	missing := filepath.Join(dir, "missing.json")
 	r := run(t, "lint", "--baseline", missing, tree)
 	assertCode(t, r, ExitUsage)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testtree"
 )
 
 const suppressFixture = "../testdata/suppress/"
@@ -71,7 +73,7 @@ func TestSuppressedHiddenFromText(t *testing.T) {
 // TestConfigErrorNamesLine: a bad configuration stops the run with status 2
 // and says where the mistake is.
 func TestConfigErrorNamesLine(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		".idemcheck.yaml": "fail-on: error\nrules:\n  disable: [nullable-keys]\n",
 		"schema.sql":      cleanSQL,
 	})
@@ -79,7 +81,7 @@ func TestConfigErrorNamesLine(t *testing.T) {
 	assertCode(t, r, ExitUsage)
 	assertContains(t, "stderr", r.stder, ".idemcheck.yaml:3: unknown rule \"nullable-keys\"")
 
-	dir = writeTree(t, map[string]string{".idemcheck.yaml": "fail_on: error\n", "schema.sql": cleanSQL})
+	dir = testtree.Write(t, map[string]string{".idemcheck.yaml": "fail_on: error\n", "schema.sql": cleanSQL})
 	r = run(t, "lint", "--config", dir+"/.idemcheck.yaml", dir+"/schema.sql")
 	assertCode(t, r, ExitUsage)
 	assertContains(t, "stderr", r.stder, ".idemcheck.yaml:1:1: unknown key \"fail_on\"")
@@ -95,7 +97,7 @@ func TestFlagsOverrideConfig(t *testing.T) {
 // An excluded file is never read: not counted, not checked, and text in it
 // that could not be split does not make the run fail.
 func TestExcludedFileIsNotRead(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		".idemcheck.yaml":                 "exclude:\n  - \"migrations/*_seed.up.sql\"\n",
 		"migrations/000001_a.up.sql":      holeSQL,
 		"migrations/000002_seed.up.sql":   "INSERT INTO events VALUES ('unterminated);\n",

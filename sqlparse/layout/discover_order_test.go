@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/testtree"
+
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
@@ -97,7 +99,7 @@ func TestDiscoverTemporalManifests(t *testing.T) {
 // A version folder's manifest that names a missing file, or no manifest at
 // all, is an error naming the folder; the other folders still load.
 func TestDiscoverTemporalBadManifest(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"v1.0/manifest.json": `{"CurrVersion": "1.0", "SchemaUpdateCqlFiles": ["base.sql"]}`,
 		"v1.0/base.sql":      "CREATE TABLE a (id int);",
 		"v1.1/manifest.json": `{"CurrVersion": "1.1", "SchemaUpdateCqlFiles": ["gone.sql"]}`,
@@ -197,7 +199,7 @@ func TestDiscoverListsSkippedFiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := writeFiles(t, c.files)
+			dir := testtree.Write(t, c.files)
 			trees, diags := Discover([]string{dir}, DiscoverOptions{Layout: c.layout})
 			if len(diags) != 0 || len(trees) != 1 {
 				t.Fatalf("trees %+v diags %v", trees, diags)

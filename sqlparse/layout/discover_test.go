@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/testtree"
+
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
@@ -98,27 +100,11 @@ func filePaths(tree Tree) []string {
 	return paths
 }
 
-// writeFiles creates files (path -> content) under a new temporary directory.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // Under a layout that orders by version (here named with --layout: without
 // it such a tree is read as plain, see TestDiscoverSharedVersionIsPlain),
 // two files of one version are an error naming both, as in the tools.
 func TestDiscoverDuplicateVersion(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"1_accounts.up.sql":  "CREATE TABLE accounts (id int);",
 		"2_orders.up.sql":    "CREATE TABLE orders (id int);",
 		"002_refunds.up.sql": "CREATE TABLE refunds (id int);",
@@ -143,7 +129,7 @@ func TestDiscoverDuplicateVersion(t *testing.T) {
 
 func TestDiscoverLayoutOverride(t *testing.T) {
 	// Without --layout these files look like a plain directory.
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"2_orders.sql":   "CREATE TABLE orders (id int);",
 		"10_refunds.sql": "CREATE TABLE refunds (id int);",
 		"1_init.sql":     "CREATE TABLE init (id int);",
@@ -197,7 +183,7 @@ func TestDiscoverStdin(t *testing.T) {
 }
 
 func TestDiscoverBadPaths(t *testing.T) {
-	empty := writeFiles(t, map[string]string{"README.md": "no SQL here"})
+	empty := testtree.Write(t, map[string]string{"README.md": "no SQL here"})
 	missing := filepath.Join(empty, "does-not-exist")
 	good := filepath.Join(layoutsDir, "plain")
 	trees, diags := Discover([]string{missing, empty, good}, DiscoverOptions{})
@@ -215,7 +201,7 @@ func TestDiscoverBadPaths(t *testing.T) {
 }
 
 func TestDiscoverSymlinkLoop(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"db/readme.txt": "x"})
+	dir := testtree.Write(t, map[string]string{"db/readme.txt": "x"})
 	if err := os.Symlink("..", filepath.Join(dir, "db", "loop")); err != nil {
 		t.Skip("symlinks not supported:", err)
 	}
@@ -235,7 +221,7 @@ func TestDiscoverSymlinkLoop(t *testing.T) {
 }
 
 func TestDiscoverIgnoresHiddenAndVendor(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"node_modules/pkg/1_x.up.sql": "CREATE TABLE x (id int);",
 		".git/1_y.up.sql":             "CREATE TABLE y (id int);",
 		"vendor/1_z.up.sql":           "CREATE TABLE z (id int);",
@@ -276,7 +262,7 @@ func TestSplitVersion(t *testing.T) {
 }
 
 func TestDiscoverSqitchRework(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"sqitch.plan": "%project=shop\nusers 2024-01-01T00:00:00Z A <a@example.com>\n@v1.0 2024-01-02T00:00:00Z A <a@example.com>\n" +
 			"orders [users] 2024-01-03T00:00:00Z A <a@example.com>\nusers [users@v1.0] 2024-01-04T00:00:00Z A <a@example.com> # reworked\n",
 		"deploy/users.sql":      "CREATE TABLE users (id int, email text);",
@@ -300,7 +286,7 @@ func TestDiscoverSqitchRework(t *testing.T) {
 }
 
 func TestDiscoverFlywayEqualVersions(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"V1__init.sql":    "SELECT 1;",
 		"V1.0__again.sql": "SELECT 2;",
 		"V1_1__next.sql":  "SELECT 3;",
@@ -316,7 +302,7 @@ func TestDiscoverFlywayEqualVersions(t *testing.T) {
 }
 
 func TestDiscoverPrismaWithoutLockFile(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"20240110000000_second/migration.sql": "SELECT 2;",
 		"20240101000000_first/migration.sql":  "SELECT 1;",
 	})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/testtree"
+
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
@@ -54,7 +56,7 @@ func TestLoadAppliesInMigrationOrder(t *testing.T) {
 }
 
 func TestLoadBadFileKeepsOthers(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"1_a.up.sql": "CREATE TABLE a (id int);",
 		"2_b.up.sql": "CREATE TABLE b (id int); SELECT 'unterminated;",
 		"3_c.up.sql": "CREATE TABLE c (id int);",
@@ -70,7 +72,7 @@ func TestLoadBadFileKeepsOthers(t *testing.T) {
 }
 
 func TestLoadUnreadableFile(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"2_b.up.sql": "CREATE TABLE b (id int);",
 	})
 	// A dangling link cannot be read, whoever runs the test (CI runs as root).
@@ -86,19 +88,3 @@ func TestLoadUnreadableFile(t *testing.T) {
 }
 
 const layoutsDir = "../../testdata/layouts"
-
-// writeFiles writes a tree of files under a temporary directory.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}

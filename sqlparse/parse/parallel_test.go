@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idemcheck/idemcheck/internal/testtree"
+
 	"go.uber.org/goleak"
 
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
@@ -33,7 +35,7 @@ func TestLoadOrderWithManyWorkers(t *testing.T) {
 		}
 		files[fmt.Sprintf("%03d_f.up.sql", f)] = b.String()
 	}
-	dir := writeFiles(t, files)
+	dir := testtree.Write(t, files)
 	for _, workers := range []int{1, 3, 8} {
 		// Apply answers each statement with a note of its text, so the
 		// diagnostics show statements and split notes in one sequence.
@@ -65,7 +67,7 @@ func TestLoadStopsWhenApplyPanics(t *testing.T) {
 	for f := 1; f <= 100; f++ {
 		files[fmt.Sprintf("%03d_f.up.sql", f)] = "CREATE TABLE a (id int); CREATE TABLE b (id int);"
 	}
-	dir := writeFiles(t, files)
+	dir := testtree.Write(t, files)
 	defer func() {
 		if recover() == nil {
 			t.Error("the panic in Apply did not reach the caller")
