@@ -100,7 +100,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto")
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
-	f.StringVar(&o.release, "release", "spin", "how HTTP/1.1 tails are released: spin, parked or thread (docs/race-sync.md)")
+	f.StringVar(&o.release, "release", "spin", "how HTTP/1.1 tails are released: spin, parked, thread or wake (docs/race-sync.md)")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")

@@ -32,8 +32,9 @@ func frameOrder(t *testing.T, b []byte) string {
 	return strings.Join(out, " ")
 }
 
-// The benchmark's HTTP/2 layouts put the frames where docs/race-sync.md
-// says, and a Go server answers every stream of each.
+// The probe's HTTP/2 layout and the benchmark's variants put the frames
+// where docs/race-sync.md says, and a Go server answers every stream of
+// each.
 func TestH2Layouts(t *testing.T) {
 	r := request{method: http.MethodPost, target: target{host: "x", requestPath: "/"}, body: []byte("abc")}
 	for _, c := range []struct {
@@ -42,12 +43,12 @@ func TestH2Layouts(t *testing.T) {
 		layout       H2Layout
 		pre, release string
 	}{
-		{"default", SplitHeaders, H2Layout{}, "", "H1 D1+ H3 D3+"},
+		{"default", SplitHeaders, H2Layout{}, "H1 H3", "D1+ D3+"},
 		{"last byte", SplitLastByte, H2Layout{}, "H1 D1 H3 D3", "D1+ D3+"},
-		{"headers early", SplitHeaders, H2Layout{HeadersEarly: true}, "H1 H3", "D1+ D3+"},
-		{"grouped", SplitHeaders, H2Layout{HeadersFirst: true}, "", "H1 H3 D1+ D3+"},
-		{"reverse", SplitHeaders, H2Layout{Reverse: true}, "", "H1 H3 D3+ D1+"},
-		{"headers early, reverse", SplitHeaders, H2Layout{HeadersEarly: true, Reverse: true}, "H1 H3", "D3+ D1+"},
+		{"withheld", SplitHeaders, H2Layout{Withheld: true}, "", "H1 D1+ H3 D3+"},
+		{"withheld, grouped", SplitHeaders, H2Layout{Withheld: true, HeadersFirst: true}, "", "H1 H3 D1+ D3+"},
+		{"withheld, reverse", SplitHeaders, H2Layout{Withheld: true, Reverse: true}, "", "H1 H3 D3+ D1+"},
+		{"reverse", SplitHeaders, H2Layout{Reverse: true}, "H1 H3", "D3+ D1+"},
 		{"no body", SplitHeaders, H2Layout{NoBody: true}, "", "H1+ H3+"},
 		{"no body, last byte", SplitLastByte, H2Layout{NoBody: true}, "", "H1+ H3+"},
 	} {

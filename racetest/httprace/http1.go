@@ -60,6 +60,17 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 		return burst{}, err
 	}
 	defer closeAll(conns)
+	var wake net.Conn
+	if p.Release == ReleaseWake {
+		if wake, err = dial(ctx, p, r.target, []string{"http/1.1"}); err != nil {
+			return burst{}, err
+		}
+		defer wake.Close()
+		// A request that is never finished: the server reads its line and
+		// waits for the rest, which never comes. OPTIONS * names no route,
+		// and Go's server answers it itself should it ever complete.
+		_, _ = wake.Write([]byte("OPTIONS * HTTP/1.1\r\nHost: " + r.target.host + "\r\n"))
+	}
 	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N)}
 	headErr := make([]error, p.N)
 	for i, c := range conns {
@@ -71,7 +82,8 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	// thread wake-up each, which on a small machine is the largest part of
 	// the spread.
 	spin := time.Duration(0)
-	if p.Release == ReleaseSpin || p.Release == "" {
+	switch p.Release {
+	case ReleaseSpin, "":
 		spin = min(p.Settle/2, spinBeforeRelease)
 	}
 	if !sleepCtx(ctx, p.Settle-spin) {
@@ -109,7 +121,9 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	}
 	switch p.Release {
 	case ReleaseThread:
-		releaseThread(p.N, round, write, read, &done)
+		releaseThread(p.N, round, nil, write, read, &done)
+	case ReleaseWake:
+		releaseThread(p.N, round, wake, write, read, &done)
 	case ReleaseParked:
 		start := make(chan struct{})
 		for i := range conns {
@@ -158,8 +172,11 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 // releaseThread writes every tail from one goroutine locked to its OS
 // thread, back to back, starting with a different connection each round
 // so that no request is always first; readers wait on their connections
-// meanwhile.
-func releaseThread(n, round int, write func(int) bool, read func(int), done *sync.WaitGroup) {
+// meanwhile. With wake set it first writes one more header line to that
+// connection's unfinished request: a server asleep in its poller wakes for
+// it, and by the time it polls again every tail is there to be found in
+// the same poll (docs/race-sync.md, "Why a Go server misses").
+func releaseThread(n, round int, wake net.Conn, write func(int) bool, read func(int), done *sync.WaitGroup) {
 	ok := make([]chan bool, n)
 	for i := range n {
 		ok[i] = make(chan bool, 1)
@@ -176,6 +193,9 @@ func releaseThread(n, round int, write func(int) bool, read func(int), done *syn
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		res := make([]bool, n)
+		if wake != nil {
+			_, _ = wake.Write([]byte("X-Idemcheck-Wake: 1\r\n"))
+		}
 		for j := range n {
 			i := (j + round) % n
 			res[i] = write(i)

@@ -37,9 +37,9 @@ type h2Peer struct {
 	maxFrame     uint32
 }
 
-// burstH2 sends N streams on one connection: the pre-block (HEADERS and all
-// DATA but the last byte, or nothing in headers mode) first, then after the
-// settle time every withheld frame in one Write, so the whole release
+// burstH2 sends N streams on one connection: the pre-block (every HEADERS
+// frame, and in last-byte mode all DATA but each body's last byte) first,
+// then after the settle time every withheld frame in one Write, so the whole release
 // leaves in one packet (one TLS record under TLS). One goroutine owns the
 // connection and its Framer throughout.
 func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) {
@@ -197,16 +197,20 @@ func (p h2Peer) admits(n, bodyLen int) error {
 
 // H2Layout varies how the HTTP/2 burst lays out its frames. It is a
 // benchmark knob (bench/race's h2-* methods, docs/race-sync.md); the CLI
-// leaves it zero: each stream's HEADERS then its DATA with END_STREAM, in
-// stream order, everything withheld with --split headers and only each
-// final DATA byte with --split last-byte.
+// leaves it zero. The zero layout, with --split headers: every stream's
+// HEADERS frame (without END_STREAM) leaves in one write before the
+// settle, and every DATA frame is withheld to the release, in stream
+// order; a request without a body has only its HEADERS (with END_STREAM),
+// all withheld. With --split last-byte: HEADERS and all DATA but each
+// body's last byte first, the final one-byte DATA frames withheld.
 type H2Layout struct {
-	// HeadersEarly sends every HEADERS frame (without END_STREAM) before
-	// the settle and withholds every DATA frame whole, so the server has
-	// started the handlers before the release.
-	HeadersEarly bool
-	// HeadersFirst puts every withheld HEADERS frame before any DATA frame
-	// in the release block (H1 H3 D1 D3 rather than H1 D1 H3 D3).
+	// Withheld keeps every frame, HEADERS too, for the release: each
+	// stream's HEADERS then its DATA (the probe's layout until the
+	// measurements in docs/race-sync.md).
+	Withheld bool
+	// HeadersFirst, with Withheld, puts every HEADERS frame before any
+	// DATA frame in the release block (H1 H3 D1 D3 rather than
+	// H1 D1 H3 D3).
 	HeadersFirst bool
 	// NoBody sends the requests without a body: END_STREAM on HEADERS,
 	// one frame per stream.
@@ -217,10 +221,8 @@ type H2Layout struct {
 	Reverse bool
 }
 
-// h2Blocks encodes the N streams. In headers mode everything is withheld;
-// in last-byte mode HEADERS and all DATA but the last byte go first and
-// each stream's final one-byte DATA frame is withheld. The layout varies
-// that (H2Layout).
+// h2Blocks encodes the N streams into what is written before the settle
+// and what is withheld to the release, as H2Layout describes.
 func h2Blocks(r request, n int, split string, layout H2Layout, maxFrame uint32) (pre, release []byte, err error) {
 	var preBuf, relBuf bytes.Buffer
 	preFr := http2.NewFramer(&preBuf, nil)
@@ -249,9 +251,12 @@ func h2Blocks(r request, n int, split string, layout H2Layout, maxFrame uint32) 
 		}
 		endStream := len(r.body) == 0 && (split == SplitHeaders || layout.NoBody)
 		switch {
-		case layout.NoBody:
+		case endStream:
+			// A stream of one frame: it is the release.
 			headersFr = relFr
-		case layout.HeadersEarly && !endStream:
+		case !layout.Withheld:
+			// The server starts each handler during the settle; the
+			// release is the DATA alone (docs/race-sync.md).
 			headersFr = preFr
 		}
 		if err := headersFr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block, EndHeaders: true, EndStream: endStream}); err != nil {

@@ -22,11 +22,15 @@ const (
 
 	// HTTP/1.1 release methods (docs/race-sync.md): goroutines spinning
 	// for the last 2 ms (the default), goroutines parked on a channel that
-	// is closed, or one goroutine locked to its OS thread writing every
-	// tail back to back in an order rotated each round.
+	// is closed, one goroutine locked to its OS thread writing every tail
+	// back to back in an order rotated each round, or that thread writing
+	// first to an extra connection whose request is never finished, so
+	// that the server is awake, not asleep in its poller, when the tails
+	// arrive.
 	ReleaseSpin   = "spin"
 	ReleaseParked = "parked"
 	ReleaseThread = "thread"
+	ReleaseWake   = "wake"
 )
 
 // maxBody bounds how much of a response body is kept for replay detection.
@@ -50,8 +54,8 @@ type Probe struct {
 	Rounds int
 	Sync   string // h1, h2 or auto
 	Split  string // headers or last-byte (h1 and h2)
-	// Release is how HTTP/1.1 tails are released: spin (default), parked
-	// or thread.
+	// Release is how HTTP/1.1 tails are released: spin (default), parked,
+	// thread or wake.
 	Release string
 	// H2 varies the HTTP/2 burst's frames for the benchmark; the zero
 	// value is the probe's own layout.
@@ -154,9 +158,9 @@ func (p *Probe) Validate() error {
 		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
 	}
 	switch p.Release {
-	case "", ReleaseSpin, ReleaseParked, ReleaseThread:
+	case "", ReleaseSpin, ReleaseParked, ReleaseThread, ReleaseWake:
 	default:
-		return fmt.Errorf("--release %q: want spin, parked or thread", p.Release)
+		return fmt.Errorf("--release %q: want spin, parked, thread or wake", p.Release)
 	}
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err

@@ -1,7 +1,13 @@
 package httprace
 
 import (
+	"bytes"
+	"net"
+	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,7 +18,7 @@ import (
 // each catches a read-then-write gate with a window of a few milliseconds
 // (counted by the gate) and finds an atomic gate holding.
 func TestReleaseMethods(t *testing.T) {
-	for _, method := range []string{ReleaseSpin, ReleaseParked, ReleaseThread} {
+	for _, method := range []string{ReleaseSpin, ReleaseParked, ReleaseThread, ReleaseWake} {
 		for _, c := range []struct {
 			gate *Gate
 			want racetest.Status
@@ -36,6 +42,92 @@ func TestReleaseMethods(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The wake release's extra connection carries a request that is never
+// finished: the server reads its first lines, then the connection closes.
+// Every byte the server received is recorded: one connection per round
+// carries the unfinished OPTIONS, none a complete one, and only the race's
+// own requests (and the calibration's two) reach the handler.
+func TestWakeConnectionNeverCompletesARequest(t *testing.T) {
+	g := &Gate{}
+	var requests atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		g.ServeHTTP(w, r)
+	}))
+	rec := &recordingListener{Listener: srv.Listener}
+	srv.Listener = rec
+	srv.Start()
+	defer srv.Close()
+	p := quick(srv.URL)
+	p.Sync, p.Release, p.N, p.Rounds = SyncH1, ReleaseWake, 2, 4
+	res := run(t, p)
+	if res.Verdict.Status != racetest.Holds {
+		t.Fatalf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)
+	}
+	if got, want := requests.Load(), int32(2*4+2); got != want {
+		t.Errorf("the handler saw %d requests, want %d (4 rounds of 2, and the calibration's 2)", got, want)
+	}
+	srv.CloseClientConnections()
+	wakes := 0
+	for _, got := range rec.received() {
+		if !strings.HasPrefix(got, "OPTIONS * ") {
+			continue
+		}
+		wakes++
+		if strings.Contains(got, "\r\n\r\n") {
+			t.Errorf("a wake connection finished its request: %q", got)
+		}
+	}
+	if wakes != 4 {
+		t.Errorf("%d wake connections, want one per round (4)", wakes)
+	}
+}
+
+// recordingListener keeps every byte the server read, per connection.
+type recordingListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns []*recordingConn
+}
+
+func (l *recordingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	rc := &recordingConn{Conn: c}
+	l.mu.Lock()
+	l.conns = append(l.conns, rc)
+	l.mu.Unlock()
+	return rc, nil
+}
+
+func (l *recordingListener) received() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, len(l.conns))
+	for i, c := range l.conns {
+		c.mu.Lock()
+		out[i] = c.buf.String()
+		c.mu.Unlock()
+	}
+	return out
+}
+
+type recordingConn struct {
+	net.Conn
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (c *recordingConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	c.mu.Lock()
+	c.buf.Write(b[:n])
+	c.mu.Unlock()
+	return n, err
 }
 
 func TestUnknownReleaseMethodIsRefused(t *testing.T) {
