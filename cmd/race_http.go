@@ -26,6 +26,7 @@ type raceHTTPOptions struct {
 	sync     string
 	split    string
 	release  string
+	oneCPU   bool
 	timeout  time.Duration
 	deadline time.Duration
 	window   time.Duration
@@ -100,7 +101,8 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto")
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
-	f.StringVar(&o.release, "release", "spin", "how HTTP/1.1 tails are released: spin, parked, thread or wake (docs/race-sync.md)")
+	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
+	f.BoolVar(&o.oneCPU, "one-cpu", true, "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux)")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
@@ -189,7 +191,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
 		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split, Release: o.release,
 		Timeout: o.timeout, Deadline: o.deadline, Window: o.window, Settle: o.settle,
-		Insecure: o.insecure, Force: o.force,
+		Insecure: o.insecure, Force: o.force, OneCPU: o.oneCPU,
 	}
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")

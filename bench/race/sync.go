@@ -159,9 +159,14 @@ func measureCell(srv *target, name, method string, window time.Duration, n int, 
 	p.N, p.Rounds, p.Settle, p.Split = n, cfg.rounds, cfg.settle, httprace.SplitHeaders
 	p.Insecure = srv.insecure
 	p.NoCalibrate = true
+	// "+1cpu" runs any method with the probe on one CPU; auto is the CLI's
+	// defaults, which do that for these loopback targets.
+	if base, ok := strings.CutSuffix(method, "+1cpu"); ok {
+		method, p.OneCPU = base, true
+	}
 	switch method {
 	case "auto":
-		p.Sync = httprace.SyncAuto
+		p.Sync, p.OneCPU = httprace.SyncAuto, true
 	case "h2", "h2-withheld", "h2-lastbyte", "h2-withheld-grouped", "h2-withheld-reverse", "h2-nobody", "h2-reverse":
 		if srv.h2URL == "" {
 			c.note = "n/a: no HTTP/2"

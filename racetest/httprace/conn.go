@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
@@ -42,6 +43,37 @@ func parseTarget(raw string) (target, error) {
 	t.addr = net.JoinHostPort(u.Hostname(), port)
 	t.requestPath = u.RequestURI()
 	return t, nil
+}
+
+// targetIsLocal reports whether raw's host is this machine: a loopback
+// address, localhost, or a name that resolves to loopback addresses only.
+func targetIsLocal(ctx context.Context, raw string) bool {
+	t, err := parseTarget(raw)
+	if err != nil {
+		return false
+	}
+	host, _, err := net.SplitHostPort(t.addr)
+	if err != nil {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil || len(addrs) == 0 {
+		return false
+	}
+	for _, a := range addrs {
+		if !a.IP.IsLoopback() {
+			return false
+		}
+	}
+	return true
 }
 
 // connDeadline is the earlier of the run's deadline and now plus the time a

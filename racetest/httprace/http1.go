@@ -83,7 +83,7 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	// the spread.
 	spin := time.Duration(0)
 	switch p.Release {
-	case ReleaseSpin, "":
+	case ReleaseSpin, ReleaseAuto, "":
 		spin = min(p.Settle/2, spinBeforeRelease)
 	}
 	if !sleepCtx(ctx, p.Settle-spin) {

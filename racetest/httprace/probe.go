@@ -31,6 +31,9 @@ const (
 	ReleaseParked = "parked"
 	ReleaseThread = "thread"
 	ReleaseWake   = "wake"
+	// ReleaseAuto is wake when the probe runs on one CPU (OneCPU, a
+	// target on this machine) and spin otherwise; so is "".
+	ReleaseAuto = "auto"
 )
 
 // maxBody bounds how much of a response body is kept for replay detection.
@@ -54,9 +57,16 @@ type Probe struct {
 	Rounds int
 	Sync   string // h1, h2 or auto
 	Split  string // headers or last-byte (h1 and h2)
-	// Release is how HTTP/1.1 tails are released: spin (default), parked,
-	// thread or wake.
+	// Release is how HTTP/1.1 tails are released: auto (the default),
+	// spin, parked, thread or wake.
 	Release string
+	// OneCPU, when the target is on this machine (its host resolves to
+	// loopback addresses only), runs every thread of this process on one
+	// CPU for the run (Linux), so that the server keeps the others: the
+	// probe's own threads otherwise take a core from it now and then
+	// (docs/race-sync.md). It changes the whole process: leave it false
+	// when the server runs in the same process (httptest, idemtest).
+	OneCPU bool
 	// H2 varies the HTTP/2 burst's frames for the benchmark; the zero
 	// value is the probe's own layout.
 	H2 H2Layout
@@ -158,9 +168,9 @@ func (p *Probe) Validate() error {
 		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
 	}
 	switch p.Release {
-	case "", ReleaseSpin, ReleaseParked, ReleaseThread, ReleaseWake:
+	case "", ReleaseAuto, ReleaseSpin, ReleaseParked, ReleaseThread, ReleaseWake:
 	default:
-		return fmt.Errorf("--release %q: want spin, parked, thread or wake", p.Release)
+		return fmt.Errorf("--release %q: want auto, spin, parked, thread or wake", p.Release)
 	}
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
@@ -182,6 +192,23 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
+	}
+	pinned := false
+	if p.OneCPU && targetIsLocal(ctx, p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})) {
+		cpu, restore, err := pinToOneCPU()
+		if err != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("the target is on this machine; the probe shares every CPU with it (%v)", err))
+		} else {
+			defer restore()
+			pinned = true
+			res.Notes = append(res.Notes, fmt.Sprintf("the target is on this machine: the probe ran on CPU %d only, leaving the others to the server", cpu))
+		}
+	}
+	if p.Release == "" || p.Release == ReleaseAuto {
+		p.Release = ReleaseSpin
+		if pinned {
+			p.Release = ReleaseWake
+		}
 	}
 	sync, why, warn, err := chooseSync(ctx, &p)
 	if err != nil {
