@@ -67,7 +67,7 @@ func Start(dir, upstream string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := selfSigned(dir); err != nil {
+	if err := SelfSigned(dir); err != nil {
 		return nil, err
 	}
 	port, err := freePort()
@@ -157,8 +157,10 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// selfSigned writes key.pem and cert.pem for 127.0.0.1 into dir.
-func selfSigned(dir string) error {
+// SelfSigned writes key.pem (ECDSA P-256) and cert.pem, a self-signed
+// certificate for 127.0.0.1, into dir: what nginx serves here, and what
+// any other loopback TLS target of the tests can serve too.
+func SelfSigned(dir string) error {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return err

@@ -2,16 +2,8 @@ package httprace
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -81,32 +73,15 @@ func nginxServer(t *testing.T, h http.Handler) string {
 	return s.URL + "/claims"
 }
 
-// selfSigned writes a key and a certificate for 127.0.0.1 and returns
-// their file names.
+// selfSigned writes a key and a certificate for 127.0.0.1
+// (nginxtest.SelfSigned) and returns their file names.
 func selfSigned(t *testing.T) []string {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	files := []string{filepath.Join(dir, "key.pem"), filepath.Join(dir, "cert.pem")}
-	for i, b := range []*pem.Block{{Type: "EC PRIVATE KEY", Bytes: kder}, {Type: "CERTIFICATE", Bytes: der}} {
-		if err := os.WriteFile(files[i], pem.EncodeToMemory(b), 0o600); err != nil {
-			t.Fatal(err)
-		}
+	if err := nginxtest.SelfSigned(dir); err != nil {
+		t.Fatal(err)
 	}
-	return files
+	return []string{filepath.Join(dir, "key.pem"), filepath.Join(dir, "cert.pem")}
 }
 
 // chosen runs only --sync auto's choice against url.
