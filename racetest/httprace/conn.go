@@ -52,10 +52,7 @@ func targetIsLocal(ctx context.Context, raw string) bool {
 	if err != nil {
 		return false
 	}
-	host, _, err := net.SplitHostPort(t.addr)
-	if err != nil {
-		return false
-	}
+	host := t.serverName
 	if ip := net.ParseIP(host); ip != nil {
 		return ip.IsLoopback()
 	}

@@ -61,7 +61,8 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	}
 	defer closeAll(conns)
 	var wake net.Conn
-	if p.Release == ReleaseWake {
+	// One request has nothing to land with: it is released as by thread.
+	if p.Release == ReleaseWake && p.N > 1 {
 		if wake, err = dial(ctx, p, r.target, []string{"http/1.1"}); err != nil {
 			return burst{}, err
 		}
@@ -82,9 +83,8 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	// thread wake-up each, which on a small machine is the largest part of
 	// the spread.
 	spin := time.Duration(0)
-	switch p.Release {
-	case ReleaseSpin, ReleaseAuto, "":
-		spin = min(p.Settle/2, spinBeforeRelease)
+	if p.Release != ReleaseThread && p.Release != ReleaseWake && p.Release != ReleaseParked {
+		spin = min(p.Settle/2, spinBeforeRelease) // the spinning release, as below
 	}
 	if !sleepCtx(ctx, p.Settle-spin) {
 		// The run's deadline passed before the release: nothing was

@@ -24,9 +24,6 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request) (racetest.Re
 	one := *p
 	one.N = 1
 	one.Settle = 0
-	if one.Release == ReleaseWake {
-		one.Release = ReleaseThread // one request has nothing to land with
-	}
 	var b burst
 	var err error
 	if sync == SyncH2 {
