@@ -164,19 +164,20 @@ func measureCell(srv *target, name, method string, window time.Duration, n int, 
 	if base, ok := strings.CutSuffix(method, "+1cpu"); ok {
 		method, p.OneCPU = base, true
 	}
-	switch method {
-	case "auto":
+	variant, isVariant := h2Variants[method]
+	switch {
+	case method == "auto":
 		p.Sync, p.OneCPU = httprace.SyncAuto, true
-	case "h2", "h2-withheld", "h2-lastbyte", "h2-withheld-grouped", "h2-withheld-reverse", "h2-nobody", "h2-reverse":
+	case method == "h2" || isVariant:
 		if srv.h2URL == "" {
 			c.note = "n/a: no HTTP/2"
 			return c
 		}
 		p.URL, p.Sync = racetest.Template(srv.h2URL), httprace.SyncH2
-		if v, ok := h2Variants[method]; ok {
-			p.Split, p.H2 = v.split, v.layout
+		if isVariant {
+			p.Split, p.H2 = variant.split, variant.layout
 		}
-	case "h1-headers": // the CLI's --sync h1 --split headers
+	case method == "h1-headers": // the CLI's --sync h1 --split headers, before --release auto
 		p.Sync, p.Release = httprace.SyncH1, httprace.ReleaseSpin
 	default:
 		p.Sync, p.Release = httprace.SyncH1, strings.TrimPrefix(method, "h1-")
