@@ -16,6 +16,7 @@ package pipeline
 
 import (
 	"io"
+	"slices"
 	"time"
 
 	"github.com/idemcheck/idemcheck/audit"
@@ -58,8 +59,9 @@ type Options struct {
 	Amend func(findings []audit.Finding)
 	// Enrich runs on the findings after the directives and --severity:
 	// inspect --data counts rows there, and may add what that cost to the
-	// summary.
-	Enrich func(findings []audit.Finding, summary *report.Summary)
+	// summary. The diagnostics it returns (a connection lost while
+	// counting) go into the report after the input's own.
+	Enrich func(findings []audit.Finding, summary *report.Summary) []report.Diagnostic
 	// New says what counts as new; the zero value reports every finding.
 	New New
 	// Version is the tool's version, for the document.
@@ -101,7 +103,7 @@ type Result struct {
 // and Enrich. The result is sorted by position, object and rule (audit.Run
 // and audit.Suppress each sort what they return; re-ranking and the hooks
 // keep the order).
-func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, summary *report.Summary) []audit.Finding {
+func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, summary *report.Summary) ([]audit.Finding, []report.Diagnostic) {
 	findings := audit.Run(cat, opts.Rules, opts.Audit)
 	if opts.Amend != nil {
 		opts.Amend(findings)
@@ -112,10 +114,11 @@ func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, sum
 			findings[i].Severity = s
 		}
 	}
+	var diags []report.Diagnostic
 	if opts.Enrich != nil {
-		opts.Enrich(findings, summary)
+		diags = opts.Enrich(findings, summary)
 	}
-	return findings
+	return findings, diags
 }
 
 // Run is the whole audit of one input: the rules and their judgement
@@ -127,7 +130,7 @@ func Run(in Input, opts Options) (*Result, error) {
 	if in.History != nil {
 		opts.Audit.History = in.History
 	}
-	findings := judge(in.Catalog, in.Directives, opts, &summary)
+	findings, enriched := judge(in.Catalog, in.Directives, opts, &summary)
 	if !opts.Start.IsZero() {
 		summary.Elapsed = time.Since(opts.Start)
 	}
@@ -136,7 +139,7 @@ func Run(in Input, opts Options) (*Result, error) {
 		Version:     opts.Version,
 		Inputs:      in.Inputs,
 		Findings:    findings,
-		Diagnostics: in.Diagnostics,
+		Diagnostics: append(slices.Clip(in.Diagnostics), enriched...),
 		Summary:     summary,
 		MinSeverity: opts.MinSeverity,
 	}}

@@ -36,6 +36,10 @@ func CheckLimits(n, rounds int, force bool) error {
 // the caller reports them as "could not run", not as a verdict.
 var ErrNoConnection = errors.New("no connection")
 
+// ErrDeadline wraps the failure of a round that the run's deadline cut
+// short: RunRounds records nothing of it and says the run stopped early.
+var ErrDeadline = errors.New("the run deadline passed")
+
 // A Prober fires the rounds of one kind of probe (HTTP, SQL). RunRounds
 // drives it; the prober owns its connections and what it learnt before the
 // first round.
@@ -51,14 +55,27 @@ type Prober interface {
 // warning), then judges them. It returns an error only when the first
 // round failed: the probe could not run at all. A later round that fails
 // as a whole ends the run with that round recorded as errors, so the run is
-// inconclusive unless an earlier round already broke.
+// inconclusive unless an earlier round already broke. A run the deadline
+// ends early says so (Result.StoppedEarly and a warning); a round it cut
+// short (ErrDeadline) is left out.
 func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration) error {
+	stop := func(done int) {
+		res.StoppedEarly, res.Planned = true, rounds
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds: the run stopped early, and the verdict rests on those %d", deadline, done, rounds, done))
+	}
 	for i := 1; i <= rounds; i++ {
 		if ctx.Err() != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", deadline, i-1, rounds))
+			stop(i - 1)
 			break
 		}
 		round, warn, err := p.Round(ctx, i)
+		if errors.Is(err, ErrDeadline) {
+			if i == 1 {
+				return err
+			}
+			stop(i - 1)
+			break
+		}
 		if err != nil {
 			if i == 1 {
 				return err
