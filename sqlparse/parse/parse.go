@@ -27,13 +27,39 @@ func parseStatement(st *scan.Statement) ([]*pg.RawStmt, *scan.Diagnostic) {
 // parseErrorDiagnostic turns a pg_query error into a diagnostic. The
 // parser's cursor is a 1-based character (not byte) position, which is why it
 // is walked rune by rune.
+//
+// The parser quotes the token it stopped at. When that is the statement's
+// first token and no keyword of PostgreSQL's, the text does not start as
+// SQL does (a key, a configuration file, prose given a .sql name): the
+// message then quotes nothing of it.
 func parseErrorDiagnostic(st *scan.Statement, err error) scan.Diagnostic {
 	pos := st.Pos
+	msg := err.Error()
 	var perr *pgparser.Error
 	if errors.As(err, &perr) && perr.Cursorpos > 0 {
 		pos = st.PosAt(byteOffsetOfRune(st.Text, perr.Cursorpos-1))
+		if perr.Cursorpos == 1 && !startsWithKeyword(st.Text) {
+			msg = notSQLMessage
+		}
 	}
-	return scan.Diagnostic{Level: scan.Error, Pos: pos, SQLState: "42601", Message: err.Error()}
+	return scan.Diagnostic{Level: scan.Error, Pos: pos, SQLState: "42601", Message: msg}
+}
+
+// notSQLMessage is the error for a statement that does not start as SQL.
+const notSQLMessage = "syntax error at its first word, which is no SQL keyword (none of the text is quoted, in case the file is not SQL)"
+
+// startsWithKeyword reports whether text's first token is a keyword of
+// PostgreSQL's grammar (reserved or not). Only the start is scanned.
+func startsWithKeyword(text string) bool {
+	const head = 256
+	if len(text) > head {
+		text = text[:head]
+	}
+	res, err := pg.Scan(text)
+	if err != nil || len(res.GetTokens()) == 0 {
+		return false
+	}
+	return res.GetTokens()[0].GetKeywordKind() != pg.KeywordKind_NO_KEYWORD
 }
 
 // byteOffsetOfRune returns the byte offset of the n-th rune (0-based) of s,
