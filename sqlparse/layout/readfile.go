@@ -32,22 +32,31 @@ func readSQLFile(path string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file (%s); name a .sql file or a migration directory", fileKind(info.Mode()))
 	}
+	if info.Size() > MaxFileSize {
+		return nil, errTooLarge
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readSQL(f)
+	// Sized to the file, so that a large one is not copied as it grows.
+	return readSQLInto(bytes.NewBuffer(make([]byte, 0, info.Size()+bytes.MinRead+1)), f)
 }
 
 // readSQL reads at most MaxFileSize bytes of SQL from r (a file or stdin).
-func readSQL(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
-	if err != nil {
+func readSQL(r io.Reader) ([]byte, error) { return readSQLInto(&bytes.Buffer{}, r) }
+
+// errTooLarge is a file above MaxFileSize.
+var errTooLarge = fmt.Errorf("larger than %d MiB, the limit for one SQL file; lint schema-only dumps (pg_dump --schema-only), not data", MaxFileSize>>20)
+
+func readSQLInto(buf *bytes.Buffer, r io.Reader) ([]byte, error) {
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileSize+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("larger than %d MiB, the limit for one SQL file; lint schema-only dumps (pg_dump --schema-only), not data", MaxFileSize>>20)
+		return nil, errTooLarge
 	}
 	if err := binaryError(data); err != nil {
 		return nil, err
