@@ -54,6 +54,26 @@ func TestInspectStalledServer(t *testing.T) {
 	}
 }
 
+// A connection lost in any phase before the counts is an error naming the
+// phase and the server's reason (SQLSTATE and message), exit 2: the fake
+// ends the connection as pg_terminate_backend does, at the first request
+// (the transaction's start) and in the catalog batch.
+func TestInspectTerminatedBackendInEveryPhase(t *testing.T) {
+	for answer, phase := range []string{"starting the read-only transaction", "reading the catalog"} {
+		srv := pgfake.Terminating(t, answer)
+		code, out, errOut := runInspectCmd(t, nil, "inspect", "--dsn", srv.DSN("prod"), "--format", "json")
+		t.Logf("%s", strings.TrimSpace(errOut))
+		if code != ExitUsage {
+			t.Fatalf("exit %d, want 2\n%s%s", code, out, errOut)
+		}
+		for _, want := range []string{phase, "terminating connection due to administrator command (SQLSTATE 57P01)", "nothing more was sent"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("stderr does not say %q:\n%s", want, errOut)
+			}
+		}
+	}
+}
+
 // boundsSchema has three tables with a finding each, counted in name order.
 const boundsSchema = `
 CREATE TABLE a_first (org int NOT NULL, sub text);

@@ -2,16 +2,19 @@
 // same model that replaying migrations builds, so that every audit rule runs
 // unchanged on a running database.
 //
-// Everything happens in one BEGIN READ ONLY transaction bounded by
+// The catalog is read in one BEGIN READ ONLY transaction bounded by
 // statement_timeout and lock_timeout, with a fixed number of round trips
 // whatever the size of the database. Only the system catalogs are read, which
 // every role that can connect may do; table rows are read only by the data
 // checks (CheckData, and CountFindings, which returns them in the audit's
 // terms for the findings they concern), which the caller asks for
-// explicitly.
+// explicitly, each count in a read-only transaction of its own so that the
+// session holds few locks at any moment. No transaction stays open between
+// requests, every wait for the server is bounded on the client as well, and
+// a lost connection ends the session: docs/production.md.
 //
 // The package never prints and never exits, and no error it returns contains
-// the connection password.
+// the connection password (internal/pgsecret).
 package inspect
 
 import (

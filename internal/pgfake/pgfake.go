@@ -29,8 +29,11 @@ type Server struct {
 	Host string
 	Port int
 	// answer is how many simple-protocol queries each connection gets
-	// answered (with an empty result) before the server goes quiet.
-	answer int
+	// answered (with an empty result) before the server goes quiet, or,
+	// when terminate is set, ends the connection as pg_terminate_backend
+	// does.
+	answer    int
+	terminate bool
 
 	*loopback
 	mu sync.Mutex
@@ -53,6 +56,17 @@ func Stalling(t testing.TB, answer int) *Server {
 		defer c.Close()
 		s.serve(c)
 	})
+	return s
+}
+
+// Terminating starts a server like Stalling's that, instead of going
+// quiet, answers the next message after the first answer queries as a
+// terminated backend does (FATAL 57P01, "terminating connection due to
+// administrator command") and closes the connection.
+func Terminating(t testing.TB, answer int) *Server {
+	t.Helper()
+	s := Stalling(t, answer)
+	s.terminate = true
 	return s
 }
 
@@ -122,13 +136,19 @@ startup:
 		s.mu.Lock()
 		s.sent[kind]++
 		s.mu.Unlock()
-		if kind == 'Q' && answered < s.answer {
+		switch {
+		case kind == 'Q' && answered < s.answer:
 			answered++
 			be.Send(&pgproto3.CommandComplete{CommandTag: []byte("SET")})
 			be.Send(&pgproto3.ReadyForQuery{TxStatus: 'T'})
 			if be.Flush() != nil {
 				return
 			}
+		case s.terminate && (kind == 'Q' || kind == 'S'):
+			be.Send(&pgproto3.ErrorResponse{Severity: "FATAL", SeverityUnlocalized: "FATAL", Code: "57P01",
+				Message: "terminating connection due to administrator command"})
+			_ = be.Flush()
+			return
 		}
 	}
 }
