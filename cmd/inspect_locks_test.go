@@ -124,8 +124,15 @@ func TestInspectDataLockFootprint(t *testing.T) {
 	if big.counting >= lockBound {
 		t.Errorf("4,000 tables: %d locks held at once while counting, want under %d", big.counting, lockBound)
 	}
-	// The catalog read locks system catalogs only: a fixed set.
-	if big.other > small.other+2 {
-		t.Errorf("outside the counts: %d locks on 4,000 tables, %d on 400: it grows with the schema", big.other, small.other)
+	// The catalog read locks system catalogs only, a fixed set (32 on
+	// PostgreSQL 15); it is fast, so a sample may miss its peak.
+	for _, p := range []lockPeaks{small, big} {
+		if p.other > catalogLockBound {
+			t.Errorf("outside the counts: %d locks at once, want at most %d (the system catalogs)", p.other, catalogLockBound)
+		}
 	}
 }
+
+// catalogLockBound is the most locks the catalog read may take: the
+// system catalogs its queries read and their indexes.
+const catalogLockBound = 40
