@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/inflect"
 )
 
 // This file decides, from a table's structure and its names together, which
@@ -168,17 +169,17 @@ func referencedTable(cat *catalog.Catalog, t *catalog.Table, column string) (ref
 	if len(words) < 2 || words[len(words)-1] != "id" {
 		return nil, false
 	}
-	stem := strings.Join(words[:len(words)-1], "")
+	stem := words[:len(words)-1]
 	// The table named after the stem, or else one that also begins with the
 	// first word of t's own name: in a schema of TaskRun, TaskEvent and
 	// TaskAttempt, TaskEvent.runId points at TaskRun.
-	prefixed := ""
+	var prefixed []string
 	if tw := nameWords(t.Name); len(tw) > 1 {
-		prefixed = tw[0] + stem
+		prefixed = append([]string{tw[0]}, stem...)
 	}
 	for _, forms := range [][]string{tableNameForms(stem), tableNameForms(prefixed)} {
 		for _, other := range cat.Tables() {
-			if forms[0] != "" && other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
+			if len(forms) > 0 && other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
 				return other, true
 			}
 		}
@@ -196,14 +197,16 @@ func isReference(cat *catalog.Catalog, t *catalog.Table, column string) bool {
 // MergeRequests and "mergeRequests" compare equal.
 func squash(name string) string { return strings.Join(nameWords(name), "") }
 
-// tableNameForms are the table names a singular stem can have: itself and
-// its plurals (request, requests; address, addresses; policy, policies).
-func tableNameForms(stem string) []string {
-	forms := []string{stem, stem + "s", stem + "es"}
-	if strings.HasSuffix(stem, "y") {
-		forms = append(forms, strings.TrimSuffix(stem, "y")+"ies")
+// tableNameForms are the squashed table names a reference's stem can have,
+// given as words: the stem itself (a Prisma model, PersonalAccessToken) and
+// its plural as Rails names a table (person: people, order status:
+// order_statuses).
+func tableNameForms(stem []string) []string {
+	if len(stem) == 0 {
+		return nil
 	}
-	return forms
+	joined := strings.Join(stem, "_")
+	return []string{squash(joined), squash(inflect.Plural(joined))}
 }
 
 // isSurrogate reports whether a primary key column holds a row id made per
@@ -218,27 +221,13 @@ func isSurrogate(t *catalog.Table, col *catalog.Column) bool {
 	}
 	table := squash(t.Name)
 	for _, s := range surrogateNames {
-		for _, form := range []string{table, singular(table)} {
+		for _, form := range []string{table, squash(inflect.Singular(t.Name))} {
 			if n == form+s {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// singular undoes the common English plurals of a squashed table name.
-func singular(name string) string {
-	switch {
-	case strings.HasSuffix(name, "ies"):
-		return strings.TrimSuffix(name, "ies") + "y"
-	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"), strings.HasSuffix(name, "ches"),
-		strings.HasSuffix(name, "shes"):
-		return strings.TrimSuffix(name, "es")
-	case strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss"):
-		return strings.TrimSuffix(name, "s")
-	}
-	return name
 }
 
 // naturalPrimaryKey returns the table's primary key when every column of it

@@ -297,7 +297,7 @@ func namesTable(column string, t *catalog.Table) bool {
 	if len(words) < 2 || !slices.Contains(referenceSuffixes, words[len(words)-1]) {
 		return false
 	}
-	return slices.Contains(tableNameForms(strings.Join(words[:len(words)-1], "")), squash(t.Name))
+	return slices.Contains(tableNameForms(words[:len(words)-1]), squash(t.Name))
 }
 
 // referenced is the table a foreign key points at, or nil.
