@@ -107,7 +107,20 @@ var (
 	// scopeWords end the name of a parent or tenant without an id suffix
 	// ("account", "namespace").
 	scopeWords = []string{"tenant", "org", "organization", "organisation", "account", "workspace", "team",
-		"project", "namespace", "scope", "realm", "owner", "parent", "customer", "user", "company", "group"}
+		"project", "namespace", "scope", "realm", "parent", "customer", "company", "group"}
+
+	// actorWords end the name of a part that credits the row to someone
+	// (tagger_id, author): NULL for rows no one is credited with, never the
+	// row's own optional value. A name whose last word before an id is "by"
+	// (created_by, approved_by_id) is one too.
+	actorWords = []string{"tagger", "author", "creator", "actor", "editor", "uploader", "submitter", "inviter",
+		"reviewer", "approver"}
+
+	// softDeleteNames are soft-delete markers by name, squashed
+	// (deleted_at, deletedAt): a nullable timestamp or date so named is NULL
+	// on every live row. A column the schema's partial indexes test with IS
+	// NULL is one too, whatever its name.
+	softDeleteNames = []string{"deletedat", "discardedat", "archivedat", "removedat"}
 
 	// referenceSuffixes end the name of a column that holds another row's
 	// id ("account_id", "runtimeEnvironmentId"): a parent, so scope.

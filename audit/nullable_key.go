@@ -1,8 +1,7 @@
 package audit
 
 import (
-	"slices"
-
+	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -108,16 +107,28 @@ func readingNotes(h *hole) []string {
 	var notes []string
 	for _, r := range h.Readings {
 		name := prose.Part(r.part)
+		var others []string
+		for _, p := range h.Index.Parts {
+			if !nullsafe.SamePart(p, r.part) {
+				others = append(others, prose.Part(p))
+			}
+		}
+		left := prose.List(others, "and")
 		switch {
 		case len(r.arc) > 0:
 			notes = append(notes, "a hole, not \"unique when present\": a CHECK makes "+prose.List(r.arc, "or")+
 				" non-NULL when "+name+" is NULL, so those rows are of another kind and "+prose.List(r.arc, "and")+
 				" identifies them")
-		case r.root != "":
-			// Both halves of a polymorphic reference give the same reason.
-			if note := "a hole, not \"unique when present\": " + r.root; !slices.Contains(notes, note) {
-				notes = append(notes, note)
+		case r.what.kind == kindSoftDelete:
+			notes = append(notes, "a hole, not \"unique when present\": "+name+" is "+r.what.why+", never the row's own "+
+				"optional value: live rows all have it NULL, so the index never compares live rows on "+left)
+		case r.what.neverOwn():
+			note := "a hole, not \"unique when present\": " + name + " is " + r.what.why + ", never the row's own optional " +
+				"value, and rows without it still have " + left
+			if h.link() {
+				note += " (in a link row or an owner key the parts together are the identity)"
 			}
+			notes = append(notes, note)
 		case r.identity != nil:
 			notes = append(notes, "a hole, not \"unique when present\": rows without "+name+" still have "+
 				prose.Part(*r.identity)+", "+r.why)

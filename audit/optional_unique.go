@@ -174,13 +174,12 @@ func optionalNotes(h *hole) []string {
 			if nullsafe.PartIn(p, h.Parts) {
 				continue
 			}
-			why = append(why, prose.Part(p)+" is "+roleOf(h.cat, t, p, claim).why)
+			why = append(why, prose.Part(p)+" is "+kindOf(h.cat, t, ix, p, claim).why)
 		}
 		if len(why) > 0 {
 			notes = append(notes, "read as unique when present because the other key parts only scope the row: "+
 				strings.Join(why, "; "))
 		}
-		notes = append(notes, ownKeyNotes(h)...)
 	}
 	notes = append(notes, "nothing needs to change when "+rowNoun(t)+" without "+names+" are meant to be many; "+
 		"say so with -- idemcheck:ignore optional-unique <reason>, or, in a new schema, with the partial form "+
@@ -202,29 +201,4 @@ func presentWords(parts []catalog.IndexPart) string {
 		conj = append(conj, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 	}
 	return fixes.Where(conj)
-}
-
-// ownKeyNotes say, for parts whose NULL rows keep only an identity that may
-// be NULL too, why that is read as the row's own optional key: one note per
-// such identity, naming every part that defers to it.
-func ownKeyNotes(h *hole) []string {
-	var keys []catalog.IndexPart
-	by := map[string][]string{}
-	for _, r := range h.Readings {
-		if r.ownKey == nil {
-			continue
-		}
-		k := *r.ownKey
-		if !nullsafe.PartIn(k, keys) {
-			keys = append(keys, k)
-		}
-		by[k.String()] = append(by[k.String()], prose.Part(r.part))
-	}
-	var notes []string
-	for _, k := range keys {
-		notes = append(notes, "rows without "+prose.List(by[k.String()], "or")+" still have "+prose.Part(k)+
-			", but "+prose.Part(k)+" may be NULL too: beside the parts that scope the row it is the row's own "+
-			"optional key, so the index reads unique when present through both")
-	}
-	return notes
 }

@@ -2,7 +2,6 @@ package prisma
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit"
@@ -41,7 +40,8 @@ func (s *Schema) Fixes(t *catalog.Table, cols []string, sqlFixes []audit.Fix) []
 		}
 		out = append(out, ranked{kind, sqlMigration(t, model, cols, kind, f, effects)})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].kind < out[j].kind })
+	// In the SQL fixes' order, which is docs/rules.md's for the hole's
+	// shape.
 	fixes := make([]audit.Fix, len(out))
 	for i, r := range out {
 		fixes[i] = r.fix

@@ -2,6 +2,7 @@
 -- unique when present. A booking without a start or a table is still
 -- identified by the other of the two (both values); a walk-in without a
 -- guest keeps only values that may be missing too, within its venue.
+CREATE TABLE venues (id bigint PRIMARY KEY);
 CREATE TABLE bookings (
     venue_id bigint NOT NULL,
     slot_id bigint,

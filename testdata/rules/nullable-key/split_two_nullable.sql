@@ -1,5 +1,6 @@
 -- Silent: a full split of an index with two nullable key parts. Each split
 -- index's own hole is covered by the one for both parts NULL.
+CREATE TABLE venues (id bigint PRIMARY KEY);
 CREATE TABLE reservations (
     venue_id bigint NOT NULL,
     slot_id bigint,
