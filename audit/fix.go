@@ -30,11 +30,16 @@ func (h *hole) forFixes() *fixes.Hole {
 
 // link reports whether every key part of the hole's index is a reference
 // (a link row, an owner key with its type column): a NULL end links
-// nothing. A claim table's references are the claimed target and count.
+// nothing. A claim table's references are the claimed target and count. A
+// reference to the table itself is not a link's end: its NULL marks the
+// first row of a chain, a value.
 func (h *hole) link() bool {
 	claim := claimTable(h.Table)
 	for _, p := range h.Index.Parts {
 		if pr := kindOf(h.cat, h.Table, h.Index, p, claim); !pr.ref || pr.kind == kindActor {
+			return false
+		}
+		if fk := h.Table.ForeignKeyOn(p.Column); p.Column != "" && fk != nil && refersTo(fk, h.Table) {
 			return false
 		}
 	}

@@ -297,7 +297,7 @@ func withArticles(cols []string) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		article := "a"
-		if strings.ContainsRune("aeiouAEIOU", rune(c[0])) {
+		if strings.ContainsRune("aeioAEIO", rune(c[0])) { // "a user_id", "an order_id"
 			article = "an"
 		}
 		out[i] = article + " " + c

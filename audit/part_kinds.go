@@ -276,3 +276,12 @@ func partsIn(a, b []catalog.IndexPart) bool {
 	}
 	return true
 }
+
+// refersTo reports whether the foreign key points at t itself.
+func refersTo(fk *catalog.ForeignKey, t *catalog.Table) bool {
+	schema, name, ok := strings.Cut(fk.RefTable, ".")
+	if !ok {
+		schema, name = t.Schema, fk.RefTable
+	}
+	return name == t.Name && (schema == "" || schema == t.Schema)
+}
