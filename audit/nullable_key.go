@@ -122,6 +122,9 @@ func readingNotes(h *hole) []string {
 		case r.what.kind == kindSoftDelete:
 			notes = append(notes, "a hole, not \"unique when present\": "+name+" is "+r.what.why+", never the row's own "+
 				"optional value: live rows all have it NULL, so the index never compares live rows on "+left)
+		case r.identity != nil:
+			notes = append(notes, "a hole, not \"unique when present\": rows without "+name+" still have "+
+				prose.Part(*r.identity)+", "+r.why)
 		case r.what.neverOwn():
 			note := "a hole, not \"unique when present\": " + name + " is " + r.what.why + ", never the row's own optional " +
 				"value, and rows without it still have " + left
@@ -129,9 +132,6 @@ func readingNotes(h *hole) []string {
 				note += " (in a link row or an owner key the parts together are the identity)"
 			}
 			notes = append(notes, note)
-		case r.identity != nil:
-			notes = append(notes, "a hole, not \"unique when present\": rows without "+name+" still have "+
-				prose.Part(*r.identity)+", "+r.why)
 		}
 		if len(r.standIns) > 0 {
 			notes = append(notes, "rows without "+name+" still belong to their "+prose.List(r.standIns, "and")+

@@ -95,8 +95,9 @@ func kindOf(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, p catalog
 	}
 	if pair := polymorphicPartner(t, col); pair != "" {
 		if last := words[len(words)-1]; last == "type" {
-			return claimed(part{kind: kindReference, ref: true, why: "the type half of the polymorphic reference " +
-				strings.Join(words[:len(words)-1], "_") + " (beside " + pair + ")"})
+			pr := refPart(cat, words[:len(words)-1], "the type half of the polymorphic reference "+
+				strings.Join(words[:len(words)-1], "_")+" (beside "+pair+")", "")
+			return claimed(pr)
 		}
 		return claimed(refPart(cat, words, "a polymorphic reference (beside "+pair+")", ""))
 	}
@@ -127,7 +128,7 @@ func kindOf(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, p catalog
 		}
 		return pr
 	}
-	return part{kind: kindAttribute, why: "the row's own value"}
+	return part{kind: kindAttribute, why: "an identity value"}
 }
 
 // refPart is a reference named by words, with the evidence why: a scope
