@@ -57,6 +57,14 @@ func (h *hole) narrow(identity bool) *hole {
 	return out
 }
 
+// partsOrNil is h's parts, nil for no hole.
+func (h *hole) partsOrNil() []catalog.IndexPart {
+	if h == nil {
+		return nil
+	}
+	return h.Parts
+}
+
 // checkedIndexes yields the unique indexes the hole rules look at: not a
 // primary key (its columns are NOT NULL), not NULLS NOT DISTINCT, and not a
 // partition's copy of a parent index (the parent reports).
