@@ -146,6 +146,22 @@ var (
 )
 
 // ---------------------------------------------------------------------------
+// Words of deferrable-unique.
+// ---------------------------------------------------------------------------
+
+var (
+	// orderingWords end the name of a numeric key part that places a row
+	// among its siblings: a deferrable constraint over it and scope only is
+	// an ordering constraint, not a gate.
+	orderingWords = []string{"position", "pos", "rank", "ranking", "order", "ordering", "ordinal", "sort", "index",
+		"idx", "seq", "sequence", "priority", "weight", "place"}
+
+	// numericTypes are the types such a part has, after resolving a domain.
+	numericTypes = []string{"smallint", "integer", "bigint", "int", "int2", "int4", "int8", "numeric", "decimal",
+		"real", "double precision", "float4", "float8"}
+)
+
+// ---------------------------------------------------------------------------
 // Words of unique-dropped.
 //
 // A drop whose migration is named for removing a unique index or constraint
