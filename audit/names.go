@@ -116,24 +116,15 @@ var (
 	actorWords = []string{"tagger", "author", "creator", "actor", "editor", "uploader", "submitter", "inviter",
 		"reviewer", "approver"}
 
-	// softDeleteNames are soft-delete markers by name, squashed
-	// (deleted_at, deletedAt): a nullable timestamp or date so named is NULL
-	// on every live row. A column the schema's partial indexes test with IS
+	// softDeleteNames are soft-delete markers by name (deleted_at, and
+	// deletedAt alike): a nullable timestamp or date so named is NULL on
+	// every live row. A column the schema's partial indexes test with IS
 	// NULL is one too, whatever its name.
-	softDeleteNames = []string{"deletedat", "discardedat", "archivedat", "removedat"}
+	softDeleteNames = []string{"deleted_at", "discarded_at", "archived_at", "removed_at"}
 
 	// referenceSuffixes end the name of a column that holds another row's
 	// id ("account_id", "runtimeEnvironmentId"): a parent, so scope.
 	referenceSuffixes = []string{"id", "uuid", "fk"}
-
-	// identityIDWords mark an id that does not point at a parent row: one
-	// that comes from outside ("transaction_id", "external_subscription_id",
-	// "stripe_event_id") or numbers the row itself ("sequential_id",
-	// "public_id"). An identity value, whatever its suffix.
-	identityIDWords = []string{"transaction", "txn", "tx", "request", "event", "message", "msg", "external", "ext",
-		"remote", "upstream", "provider", "gateway", "idempotency", "idempotent", "dedup", "dedupe", "nonce",
-		"correlation", "trace", "delivery", "webhook", "stripe", "paypal", "github", "google", "apple",
-		"sequential", "seq", "sequence", "serial", "number", "num", "display", "public", "short", "human", "friendly"}
 
 	// requestIDWords make nullable-key an error when a key part that is
 	// never NULL is named so: the index deduplicates requests or events.

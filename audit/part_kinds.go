@@ -227,7 +227,7 @@ func softDeleteMarker(cat *catalog.Catalog, t *catalog.Table, col *catalog.Colum
 	if col.IsNotNull() || !timestampColumn(cat, col) {
 		return false
 	}
-	if slices.Contains(softDeleteNames, squash(col.Name)) {
+	if slices.ContainsFunc(softDeleteNames, func(n string) bool { return squash(n) == squash(col.Name) }) {
 		return true
 	}
 	for _, v := range t.Indexes {
