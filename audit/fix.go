@@ -21,6 +21,9 @@ func (h *hole) forFixes() *fixes.Hole {
 	out := &fixes.Hole{Table: h.Table, Index: h.Index, Parts: h.Parts, Optional: h.Optional, Link: h.link()}
 	for _, r := range h.Readings {
 		out.StandIns = append(out.StandIns, r.standIns)
+		if r.twin != nil && r.part.Column != "" {
+			out.Twins = append(out.Twins, [2]string{r.part.Column, otherArm(h.Index, r.twin).Column})
+		}
 		if r.what.kind == kindSoftDelete {
 			out.Markers = append(out.Markers, r.part)
 		}

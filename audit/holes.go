@@ -261,15 +261,20 @@ func holeMessage(h *hole) string {
 // shows whether it holds.
 func evidenceWords(h *hole) string {
 	var markers, refs []string
+	var b strings.Builder
 	for _, r := range h.Readings {
 		switch {
+		case r.twin != nil:
+			d := prose.Part(otherArm(h.Index, r.twin))
+			fmt.Fprintf(&b, "; rows without %s are the other kind, with a %s, which %s keeps unique, but nothing declares "+
+				"that one of %s and %s is set: a row with neither escapes both indexes", prose.Part(r.part), d,
+				catalog.QuoteIdent(r.twin.Name), prose.Part(r.part), d)
 		case r.what.kind == kindSoftDelete:
 			markers = append(markers, prose.Part(r.part))
 		case r.what.ref && !r.what.claimed && r.what.kind != kindActor && r.part.Column != "":
 			refs = append(refs, r.part.Column)
 		}
 	}
-	var b strings.Builder
 	if len(markers) > 0 {
 		m := prose.List(markers, "and")
 		inPredicate := true

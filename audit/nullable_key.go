@@ -136,6 +136,11 @@ func readingNotes(h *hole) []string {
 			notes = append(notes, "a hole, not \"unique when present\": a CHECK makes "+prose.List(r.arc, "or")+
 				" non-NULL when "+name+" is NULL, so those rows are of another kind and "+prose.List(r.arc, "and")+
 				" identifies them")
+		case r.twin != nil:
+			d := prose.Part(otherArm(h.Index, r.twin))
+			notes = append(notes, "an exclusive arc nothing declares: "+name+" and "+d+" are two kinds of "+
+				rowNoun(h.Table)+", and "+r.twin.Name+" keeps the rows of the other kind unique; only a row with neither "+
+				"escapes both, which a CHECK that one of them is set rules out (NOT NULL would break the other kind)")
 		case r.what.kind == kindSoftDelete:
 			notes = append(notes, "a hole, not \"unique when present\": "+name+" is "+r.what.why+", never the row's own "+
 				"optional value: live rows all have it NULL, so the index never compares live rows on "+left)

@@ -286,3 +286,48 @@ func refersTo(fk *catalog.ForeignKey, t *catalog.Table) bool {
 	}
 	return name == t.Name && (schema == "" || schema == t.Schema)
 }
+
+// twinArm returns the other arm of an exclusive arc the schema does not
+// declare: c is a nullable reference of ix, and another unique index of t
+// has the same key but for one part d in c's place, a nullable reference
+// too (UNIQUE (conversation_id, user_id) beside UNIQUE (conversation_id,
+// viewer_id): a participant is a user or a viewer). Rows without c are of
+// the other kind, kept unique by that index through d; what escapes both
+// is a row with neither, which only a CHECK can rule out. Nil when there
+// is no such index, or a CHECK already says so (ArcIntent).
+func twinArm(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) *catalog.Index {
+	if c.Column == "" || !kindOf(cat, t, ix, c, claim).ref || len(nullsafe.ArcIntent(t, c)) > 0 {
+		return nil
+	}
+	for _, v := range t.UniqueIndexes() {
+		if v == ix || len(v.Parts) != len(ix.Parts) || nullsafe.HasPart(v, c) ||
+			!catalog.Equal(nullsafe.Normalise(v.Predicate), nullsafe.Normalise(ix.Predicate)) {
+			continue
+		}
+		var extra []catalog.IndexPart
+		for _, p := range v.Parts {
+			if !nullsafe.HasPart(ix, p) {
+				extra = append(extra, p)
+			}
+		}
+		if len(extra) != 1 || extra[0].Column == "" {
+			continue
+		}
+		d := extra[0]
+		if col := t.Column(d.Column); col == nil || col.IsNotNull() || !kindOf(cat, t, v, d, claim).ref {
+			continue
+		}
+		return v
+	}
+	return nil
+}
+
+// otherArm is the part of twin that stands where c stands in ix.
+func otherArm(ix, twin *catalog.Index) catalog.IndexPart {
+	for _, p := range twin.Parts {
+		if !nullsafe.HasPart(ix, p) {
+			return p
+		}
+	}
+	return catalog.IndexPart{}
+}

@@ -38,6 +38,10 @@ type reading struct {
 	// the part is NULL (the parent of the row it references): a fix must
 	// keep those rows apart by them.
 	standIns []string
+	// twin is the unique index of an exclusive arc nothing declares: rows
+	// without the part are the other kind, kept unique there, and only a
+	// row with neither arm escapes (twinArm).
+	twin *catalog.Index
 }
 
 func (r reading) optional() bool { return !r.hole && len(r.arc) == 0 }
@@ -87,7 +91,10 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	}
 	r.hole = r.identity != nil || r.what.neverOwn()
 	if r.hole && r.what.ref {
-		r.standIns = scopeStandIns(cat, t, ix, c)
+		r.twin = twinArm(cat, t, ix, c, claim)
+		if r.twin == nil {
+			r.standIns = scopeStandIns(cat, t, ix, c)
+		}
 	}
 	return r
 }

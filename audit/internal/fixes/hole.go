@@ -32,6 +32,11 @@ type Hole struct {
 	// Markers are the soft-delete markers among Parts: NULL on every live
 	// row, so the fix makes live rows unique and never makes them NOT NULL.
 	Markers []catalog.IndexPart
+	// Twins pair a part with the other arm of an exclusive arc nothing
+	// declares ({user_id, viewer_id}): another unique index keeps the rows
+	// without the part unique through the other arm, and only a CHECK that
+	// one of them is set closes the hole.
+	Twins [][2]string
 }
 
 // ForHole returns the fixes for a hole, most preferable first (docs/rules.md
@@ -60,6 +65,9 @@ func ForHole(h *Hole, names *Namer, version int) []Fix {
 	}
 	if arc {
 		return []Fix{arcFix(h, names)}
+	}
+	if len(h.Twins) > 0 {
+		return []Fix{declareArcFix(h, names)}
 	}
 	if h.StandInColumns() != nil {
 		fixes := []Fix{standInFix(h, names)}
@@ -484,4 +492,31 @@ func groupQuery(t *catalog.Table, group []string, where []catalog.Expr) string {
 		groupBy = " GROUP BY " + strings.Join(group, ", ")
 	}
 	return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s HAVING count(*) > 1;", sel, t.DisplayName(), Where(where), groupBy)
+}
+
+// declareArcFix adds, for each undeclared exclusive arc, the CHECK that one
+// of its arms is set, NOT VALID and then validated: with it the rows
+// without one arm are provably the other kind, which the twin index keeps
+// unique. NOT NULL and NULLS NOT DISTINCT would break the other kind.
+func declareArcFix(h *Hole, names *Namer) Fix {
+	t := h.Table
+	var sql, nulls, arms []string
+	for _, tw := range h.Twins {
+		ck := catalog.QuoteIdent(names.Constraint(t.Name+"_"+tw[0]+"_"+tw[1], "arc"))
+		a, b := catalog.QuoteIdent(tw[0]), catalog.QuoteIdent(tw[1])
+		sql = append(sql,
+			fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s IS NOT NULL OR %s IS NOT NULL) NOT VALID;", t.DisplayName(), ck, a, b),
+			fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s;", t.DisplayName(), ck))
+		nulls = append(nulls, "("+a+" IS NULL AND "+b+" IS NULL)")
+		arms = append(arms, tw[0]+" or "+tw[1])
+	}
+	return Fix{
+		Title: "declare that every row has " + prose.List(arms, "and"),
+		SQL:   strings.Join(sql, "\n"),
+		Caveat: "Each row is one kind or the other, and the index of each kind keeps its rows unique; the CHECK says " +
+			"so, which closes the hole. VALIDATE fails while a row has neither (a reference set to NULL by ON DELETE " +
+			"SET NULL leaves such rows): the precheck lists them, to delete or fix first. NOT NULL and NULLS NOT " +
+			"DISTINCT would break the rows of the other kind.",
+		Precheck: fmt.Sprintf("SELECT * FROM %s WHERE %s;", t.DisplayName(), strings.Join(nulls, " OR ")),
+	}
 }
