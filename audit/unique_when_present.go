@@ -61,6 +61,10 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	if len(ix.Parts) < 2 {
 		return r // a single part has nothing beside it: unique when present
 	}
+	if r.what.ref && !r.what.claimed && optionalLink(t, ix, c) {
+		r.what.kind = kindAttribute
+		r.what.why += ", a link the row outlives (ON DELETE SET NULL) beside the owners it is deleted with (ON DELETE CASCADE)"
+	}
 	if r.arc = nullsafe.ArcIntent(t, c); len(r.arc) > 0 {
 		return r
 	}
@@ -427,6 +431,32 @@ func uniqueWhenPresentWords() string {
 		wordList{"an optional idempotency key, for which the finding gives the fallback-key design (contains)",
 			idempotencyKeyWords},
 	)
+}
+
+// optionalLink reports whether the schema declares the reference c the
+// row's own optional link: its foreign key sets it NULL when the row it
+// points at goes (ON DELETE SET NULL), so the row is meant to live on
+// without it, and every other key part is a NOT NULL reference the row is
+// deleted with (ON DELETE CASCADE), its owners. An account of an auth
+// method linked to a user once there is one: UNIQUE (auth_method_id,
+// user_id) keeps one account per user and method, and unlinked accounts
+// are many by design.
+func optionalLink(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) bool {
+	fk := t.ForeignKeyOn(c.Column)
+	if c.Column == "" || fk == nil || fk.OnDelete != "n" {
+		return false
+	}
+	for _, p := range ix.Parts {
+		if nullsafe.SamePart(p, c) {
+			continue
+		}
+		col := t.Column(p.Column)
+		owner := t.ForeignKeyOn(p.Column)
+		if p.Column == "" || col == nil || !col.IsNotNull() || owner == nil || owner.OnDelete != "c" {
+			return false
+		}
+	}
+	return true
 }
 
 // rangePair returns the other bound of a period when c is one bound of it
