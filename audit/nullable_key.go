@@ -48,8 +48,11 @@ archived_at or removed_at, or the column the table's partial indexes test as the
 live-row test; never a name alone. When the rows without a reference still belong
 to its parent through another column of the table (an error state for every
 environment of a project, with project_id beside environment_id), the message
-names that column and the fix keeps those rows apart by it. The name lists are
-shown by idemcheck rules optional-unique.
+names that column and the fix keeps those rows apart by it. Beside a twin index
+with another nullable reference in the part's place (UNIQUE (conversation_id,
+user_id) and UNIQUE (conversation_id, viewer_id)), the rows without the part are
+the other kind and only a row with neither escapes: the fix is the CHECK that one
+of them is set. The name lists are shown by idemcheck rules optional-unique.
 
 The message says what the evidence is. A hole through a reference the
 application may always fill is reached only by a written NULL, and the gate then

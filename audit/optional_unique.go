@@ -32,7 +32,11 @@ key parts leave the rows where it is NULL:
   column). UNIQUE (environment_id, task, idempotency_key): a run that supplies no
   key is not deduplicated. UNIQUE (customer_id, sequential_id): drafts have no
   number yet. UNIQUE (repo_id, is_primary) with is_primary TRUE or NULL: at most
-  one primary per repo. An index of one key part is this too.
+  one primary per repo. An index of one key part is this too, and so is a
+  reference the schema declares the row's optional link: its foreign key is ON
+  DELETE SET NULL and every other key part is a NOT NULL reference the row is
+  deleted with (ON DELETE CASCADE), as for accounts linked to a user once there
+  is one, UNIQUE (auth_method_id, user_id).
 - a hole (nullable-key): the part is a reference (a foreign key, an owner id with
   or without its type column, an end of a link row), a scope (a tenant, a
   namespace, a parent), a soft-delete marker or an actor (a tagger, an author,

@@ -101,6 +101,31 @@ func TestUseData(t *testing.T) {
 		}
 	}
 
+	// The counts settle a hole: NULL rows that already collide make it an
+	// error (the hole was used); no NULL row at all says NOT NULL is safe.
+	// The warning is the same index in a table whose key has no request id.
+	hole.Severity = audit.Warning
+	for _, tc := range []struct {
+		part     audit.PartCounts
+		severity audit.Severity
+		tail     string
+	}{
+		{audit.PartCounts{Part: "external_subscription_id", NullRows: 4, Rows: 50, CollidingGroups: 2}, audit.Error,
+			"; live, 2 groups of rows already collide: the hole was used"},
+		{audit.PartCounts{Part: "external_subscription_id", NullRows: 0, Rows: 50}, audit.Warning,
+			"; live, no row of 50 holds NULL in external_subscription_id: NOT NULL is safe now"},
+		{audit.PartCounts{Part: "external_subscription_id", NullRows: 4, Rows: 50, CollidingGroupsSkipped: "timed out"}, audit.Warning,
+			"are both accepted"},
+	} {
+		f := hole
+		f.Fixes = append([]audit.Fix(nil), hole.Fixes...)
+		f.Data = &audit.DataCounts{Parts: []audit.PartCounts{tc.part}}
+		audit.UseData(&f)
+		if f.Severity != tc.severity || !strings.HasSuffix(f.Message, tc.tail) {
+			t.Errorf("%+v: %s, %s; want %s ending %q", tc.part, f.Severity, f.Message, tc.severity, tc.tail)
+		}
+	}
+
 	users := &catalog.Table{Schema: "public", Name: "users", Columns: []*catalog.Column{{Name: "email"}}}
 	users.Indexes = []*catalog.Index{uniq("users_email_key", nil, colPart("email"))}
 	optional := onlyFinding(t, runRules(t, catalogOf(users), 16))
