@@ -56,6 +56,19 @@ func TestPrismaMigrationsFromConfig(t *testing.T) {
 	if !strings.Contains(text, "this is db/migrations/<timestamp>_") || strings.Contains(text, "prisma/migrations") {
 		t.Errorf("fixes do not name db/migrations:\n%s", text)
 	}
+	// The partial index's caveat says only what prisma showed: 6.19's
+	// migrate diff writes no such index from the schema, 7.10.1 validates
+	// the partialIndexes form; nothing about what migrate dev "will" do.
+	caveats := ""
+	for _, fd := range findings {
+		for _, fx := range fd.Fixes {
+			caveats += fx.Caveat + "\n"
+		}
+	}
+	if !strings.Contains(caveats, "the SQL prisma migrate diff writes from the schema does not have it") ||
+		!strings.Contains(caveats, "prisma 7.10.1 validates this") || strings.Contains(caveats, "will propose") {
+		t.Errorf("the partial-index caveat:\n%s", caveats)
+	}
 
 	// No config: beside the schema.
 	plain := testtree.Write(t, map[string]string{"prisma/schema.prisma": configSchema})
