@@ -3,6 +3,7 @@ package audit
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -177,14 +178,48 @@ func referencedTable(cat *catalog.Catalog, t *catalog.Table, column string) (ref
 	if tw := nameWords(t.Name); len(tw) > 1 {
 		prefixed = append([]string{tw[0]}, stem...)
 	}
+	index := tableIndex(cat)
 	for _, forms := range [][]string{tableNameForms(stem), tableNameForms(prefixed)} {
-		for _, other := range cat.Tables() {
-			if len(forms) > 0 && other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
-				return other, true
+		var found *catalog.Table
+		pos := -1
+		for _, form := range forms {
+			for _, e := range index[form] {
+				if e.table != t && e.table.PartitionOf == "" && (pos < 0 || e.pos < pos) {
+					found, pos = e.table, e.pos
+				}
 			}
+		}
+		if found != nil {
+			return found, true
 		}
 	}
 	return nil, false
+}
+
+// indexedTable is a table of the catalog and its place in Tables().
+type indexedTable struct {
+	table *catalog.Table
+	pos   int
+}
+
+// tableIndexes holds, per catalog being audited, its tables by squashed
+// name (tableIndex). Run forgets a catalog's when it ends.
+var tableIndexes sync.Map
+
+// tableIndex is cat's tables by squashed name, in the order of Tables():
+// a reference's stem is looked up in it, once per part, instead of a walk
+// over every table.
+func tableIndex(cat *catalog.Catalog) map[string][]indexedTable {
+	if v, ok := tableIndexes.Load(cat); ok {
+		return v.(map[string][]indexedTable)
+	}
+	index := map[string][]indexedTable{}
+	for i, t := range cat.Tables() {
+		k := squash(t.Name)
+		index[k] = append(index[k], indexedTable{t, i})
+	}
+	tableIndexes.Store(cat, index)
+	return index
 }
 
 // isReference reports whether the column references another table.

@@ -41,7 +41,9 @@ key parts leave the rows where it is NULL:
   or without its type column, an end of a link row), a scope (a tenant, a
   namespace, a parent), a soft-delete marker or an actor (a tagger, an author,
   created_by), and anything is left beside it; such a part is never the row's own
-  optional value. In a link row UNIQUE (user_id, gem_id) the pair is the identity;
+  optional value. In UNIQUE (account_id, kind, address, namespace) a claim without
+  a namespace is still the claim. In a link row UNIQUE (user_id, gem_id) the pair
+  is the identity;
   in UNIQUE (product_id, deleted_at) every live row has deleted_at NULL, so the
   index enforces nothing among live rows. The row's own attribute is a hole too
   when another attribute, an identity, is left beside it (a name beside an email).
