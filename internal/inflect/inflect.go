@@ -7,20 +7,26 @@
 //
 // The rules are github.com/jinzhu/inflection's (the inflector GORM names
 // its tables with), which follow ActiveSupport's list. Where that library
-// parts from ActiveSupport 6.1 it is corrected here, each case checked
-// against ActiveSupport itself (inflect_test.go): its irregular "zombie" is
-// misspelled, and it adds a rule for "cookies" that ActiveSupport lacks.
+// parts from ActiveSupport 6.1 it is corrected here (corrections), each case
+// checked against ActiveSupport itself (inflect_test.go).
 package inflect
 
-import "github.com/jinzhu/inflection"
+import (
+	"strings"
 
-func init() {
-	// ActiveSupport: irregular("zombie", "zombies"); the library lists
-	// "mombie".
-	inflection.AddIrregular("zombie", "zombies")
-	// ActiveSupport has no cookie rule: "cookies" singularizes by
-	// ([^aeiouy]|qu)ies$ to "cooky".
-	inflection.AddSingular("(c)ookies$", "${1}ooky")
+	"github.com/jinzhu/inflection"
+)
+
+// corrections are the words where the library parts from ActiveSupport
+// 6.1, as suffix rules applied before it: its irregular "zombie" is
+// misspelled ("mombie"), so "zombies" would singularize by the ies rule,
+// and it has a rule for "cookies" that ActiveSupport lacks ("cookies" is
+// "cooky" there, by ([^aeiouy]|qu)ies$). They are applied here rather than
+// registered with the library, which compiles its whole rule set again for
+// each rule added.
+var corrections = []struct{ plural, singular string }{
+	{"zombies", "zombie"},
+	{"cookies", "cooky"},
 }
 
 // Plural is ActiveSupport's pluralize: "person" is "people", "status" is
@@ -39,6 +45,15 @@ func Plural(s string) string {
 func Singular(s string) string {
 	if s == "" {
 		return s
+	}
+	lower := strings.ToLower(s)
+	for _, c := range corrections {
+		if strings.HasSuffix(lower, c.plural) {
+			head := s[:len(s)-len(c.plural)]
+			tail := s[len(s)-len(c.plural):]
+			// Keep the case of the word's first letter (Zombies, zombies).
+			return head + tail[:1] + c.singular[1:]
+		}
 	}
 	return inflection.Singular(s)
 }
