@@ -58,3 +58,12 @@ CREATE TABLE imports (
     deleted_at text
 );
 CREATE UNIQUE INDEX index_imports_on_code_and_deleted_at ON imports (code, deleted_at); -- want: nullable-key/warning "deleted_at may be NULL, so two imports with the same code and no deleted_at are both accepted$" fix "^rebuild index_imports_on_code_and_deleted_at NULLS NOT DISTINCT"
+
+-- The marker in a UNIQUE constraint: a constraint cannot be partial, so the
+-- first fix drops it and the live-rows index takes its name.
+CREATE TABLE editions (
+    id bigserial PRIMARY KEY,
+    product_id bigint NOT NULL REFERENCES products (id),
+    deleted_at timestamp,
+    CONSTRAINT editions_product_deleted_key UNIQUE (product_id, deleted_at) -- want: nullable-key/warning "deleted_at is NULL on every live row" fix "^replace editions_product_deleted_key by a unique index over the live rows"
+);
