@@ -228,6 +228,10 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		hist = &catalog.History{}
 	}
 	shared := newResults(cat, hist)
+	// The rules read the catalog only; the index of its table names is
+	// built on first use and forgotten with the Run (names.go).
+	tableIndexes.Delete(cat)
+	defer tableIndexes.Delete(cat)
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue

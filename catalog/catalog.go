@@ -241,7 +241,11 @@ type ForeignKey struct {
 	InitiallyDeferred bool
 	// Validated is false for a key added NOT VALID and not yet validated.
 	Validated bool
-	Pos       Pos
+	// OnDelete is the action on deleting the referenced row, as
+	// pg_constraint.confdeltype has it: "a" no action (the default), "r"
+	// restrict, "c" cascade, "n" set null, "d" set default.
+	OnDelete string
+	Pos      Pos
 }
 
 // ForeignKeyOn returns a foreign key of the table that column is part of,

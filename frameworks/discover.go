@@ -101,7 +101,8 @@ func within(p string, dirs []string) bool {
 
 // besideSQL is the SQL a schema file found in a tree is compared with, if
 // it exists: Rails' db/ when it holds structure.sql, Prisma's migrations
-// folder beside the schema (beside prisma/schema/ for that folder form).
+// folder beside the schema (beside prisma/schema/ for that folder form), or
+// the one the project's Prisma config names (migrations: { path }).
 func (f Found) besideSQL() string {
 	dir := filepath.Dir(f.Paths[0])
 	switch f.Kind {
@@ -110,6 +111,9 @@ func (f Found) besideSQL() string {
 			return dir
 		}
 	case Prisma:
+		if m, _, configured := prismaMigrations(f.Paths[0]); configured && isDir(m) {
+			return m
+		}
 		for _, d := range []string{dir, filepath.Dir(dir)} {
 			if m := filepath.Join(d, "migrations"); isDir(m) {
 				return m
@@ -245,7 +249,8 @@ func declaresDatasource(paths []string) bool {
 // Beside reports whether a SQL tree rooted at root sits beside the schema
 // file: inside the schema file's directory (prisma/migrations beside
 // prisma/schema.prisma, db/structure.sql beside db/schema.rb), or, for a
-// folder of .prisma files (prisma/schema/), beside that folder.
+// folder of .prisma files (prisma/schema/), beside that folder; or the
+// migrations folder the project's Prisma config names.
 func (f Found) Beside(root string) bool {
 	dir := filepath.Clean(filepath.Dir(f.Paths[0]))
 	root = filepath.Clean(root)
@@ -254,6 +259,11 @@ func (f Found) Beside(root string) bool {
 	}
 	if within(dir) {
 		return true
+	}
+	if f.Kind == Prisma {
+		if m, _, configured := prismaMigrations(f.Paths[0]); configured && within(filepath.Clean(m)) {
+			return true
+		}
 	}
 	return f.Kind == Prisma && filepath.Base(dir) == "schema" && within(filepath.Dir(dir))
 }

@@ -75,6 +75,7 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 		Deferrable:        c.Deferrable,
 		InitiallyDeferred: c.Initdeferred,
 		Validated:         inCreate || !c.SkipValidation,
+		OnDelete:          deleteAction(c.FkDelAction),
 		Pos:               r.at(c.Location),
 	}
 	r.cat.AddForeignKey(t, fk)
@@ -269,4 +270,13 @@ func (r *Replayer) dropType(schema, name string, missingOk, cascade bool) {
 	}
 	// Other types (composite, range, base) are not modelled: nothing to do,
 	// and no note, since replay cannot tell whether one exists.
+}
+
+// deleteAction is the parser's ON DELETE action as pg_constraint stores it:
+// "a" (no action) when none was written.
+func deleteAction(a string) string {
+	if a == "" || a == " " {
+		return "a"
+	}
+	return a
 }
