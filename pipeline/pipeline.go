@@ -21,6 +21,7 @@ import (
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/newfindings"
+	"github.com/idemcheck/idemcheck/prove/witness"
 	"github.com/idemcheck/idemcheck/report"
 )
 
@@ -97,8 +98,8 @@ type Result struct {
 }
 
 // judge runs the rules over cat and judges the findings as lint and
-// inspect do: Amend, the directives (only for rules that ran), --severity
-// and Enrich. The result is sorted by position, object and rule (audit.Run
+// inspect do: Amend, the directives (only for rules that ran), --severity,
+// the witness of every hole, and Enrich. The result is sorted by position, object and rule (audit.Run
 // and audit.Suppress each sort what they return; re-ranking and the hooks
 // keep the order).
 func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, summary *report.Summary) []audit.Finding {
@@ -112,6 +113,7 @@ func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, sum
 			findings[i].Severity = s
 		}
 	}
+	witness.Attach(findings, cat)
 	if opts.Enrich != nil {
 		opts.Enrich(findings, summary)
 	}
