@@ -1,6 +1,10 @@
 package audit
 
-import "github.com/idemcheck/idemcheck/catalog"
+import (
+	"strings"
+
+	"github.com/idemcheck/idemcheck/catalog"
+)
 
 // Escape is the hole a finding is about, in the model's own terms, for the
 // witness builder (package prove/witness): the table, the unique index, the
@@ -75,6 +79,15 @@ type SetupStep struct {
 	SQL      string
 	Part     string
 	NotValid string
+}
+
+// SQL is the witness as every format prints it: its two statements inside
+// BEGIN ... ROLLBACK, or "" when none could be built.
+func (w *Witness) SQL() string {
+	if w == nil || len(w.Rows) == 0 {
+		return ""
+	}
+	return "BEGIN;\n" + strings.Join(w.Rows, "\n") + "\nROLLBACK;"
 }
 
 // WitnessFix is one fix as the prover applies it to a copy: its

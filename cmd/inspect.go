@@ -36,6 +36,8 @@ type inspectOptions struct {
 	config *config.Config
 	// newFlags are --baseline and --write-baseline.
 	newFlags newFindingsFlags
+	// prove is --prove and --scratch-dsn.
+	prove proveFlags
 }
 
 func newInspectCmd(s *Streams) *cobra.Command {
@@ -64,6 +66,7 @@ hold NULL in the key and the groups of rows that already collide.`,
 	}
 	opts.audit.addTo(c)
 	opts.newFlags.addTo(c, false)
+	opts.prove.addTo(c)
 	fl := c.Flags()
 	fl.StringVar(&opts.DSN, "dsn", "", "connection string: postgres:// URL or key=value (default DATABASE_URL, then PG* variables)")
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "audit only schemas matching this glob (repeatable)")
@@ -118,11 +121,22 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
+	target, targetFrom := 0, "the live server"
+	if o.pgVersionSet {
+		target, targetFrom = o.audit.PGVersion, "--pg-version"
+	}
+	pr, err := o.prove.prepare(s, target, targetFrom)
+	if err != nil {
+		return err
+	}
 	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.DSN, Getenv: s.Getenv, Timeout: o.Timeout})
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
+	if err := pr.refuseInspected(sess.Host, sess.Port, sess.Database); err != nil {
+		return err
+	}
 	snap, err := sess.ReadCatalog(ctx, st.filter)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -140,6 +154,9 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if o.pgVersionSet {
 		pgVersion = o.audit.PGVersion
 	}
+	if pr != nil {
+		pr.target, pr.cfg.Major = pgVersion, pgVersion
+	}
 	res, err := pipeline.Run(pipeline.Input{
 		Catalog:    snap.Catalog,
 		Directives: configDirectives(o.config),
@@ -156,6 +173,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 				summary.RoundTrips = sess.RoundTrips()
 			}
 		},
+		Prove:   pr.hook(ctx),
 		New:     newFilter.options("inspect"),
 		Version: toolVersion(),
 		Start:   start,
@@ -179,6 +197,10 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		if err := writeFixSQL(o.audit.FixSQL, res.Findings(), nil, "", s); err != nil {
 			return err
 		}
+	}
+	if res.InputErrors() {
+		// --prove could not start its scratch server.
+		return exitWith(ExitUsage)
 	}
 	if res.Fails(st.FailOn) {
 		return exitWith(ExitFindings)

@@ -61,6 +61,11 @@ type Options struct {
 	// inspect --data counts rows there, and may add what that cost to the
 	// summary.
 	Enrich func(findings []audit.Finding, summary *report.Summary)
+	// Prove runs the witnesses on a scratch server (--prove), after
+	// Enrich, and says what it did for the report; a finding it refutes
+	// no longer counts toward the fail threshold. An error it returns is
+	// reported as an input error beside the findings.
+	Prove func(findings []audit.Finding) (*report.Proving, error)
 	// New says what counts as new; the zero value reports every finding.
 	New New
 	// Version is the tool's version, for the document.
@@ -130,6 +135,14 @@ func Run(in Input, opts Options) (*Result, error) {
 		opts.Audit.History = in.History
 	}
 	findings := judge(in.Catalog, in.Directives, opts, &summary)
+	diags := in.Diagnostics
+	var proving *report.Proving
+	if opts.Prove != nil {
+		var err error
+		if proving, err = opts.Prove(findings); err != nil {
+			diags = append(append([]report.Diagnostic(nil), diags...), report.Diagnostic{Level: report.LevelError, Message: err.Error()})
+		}
+	}
 	if !opts.Start.IsZero() {
 		summary.Elapsed = time.Since(opts.Start)
 	}
@@ -138,9 +151,10 @@ func Run(in Input, opts Options) (*Result, error) {
 		Version:     opts.Version,
 		Inputs:      in.Inputs,
 		Findings:    findings,
-		Diagnostics: in.Diagnostics,
+		Diagnostics: diags,
 		Summary:     summary,
 		MinSeverity: opts.MinSeverity,
+		Proving:     proving,
 	}}
 	if err := res.applyNew(opts.New, opts.Rules, opts.Audit.Live); err != nil {
 		return nil, err
@@ -199,18 +213,23 @@ type Threshold struct {
 }
 
 // Fails reports whether a finding that is not suppressed reaches t. A run
-// that wrote a baseline has accepted its findings and never fails on them.
+// that wrote a baseline has accepted its findings and never fails on them,
+// and a finding --prove refuted is a false alarm that does not count.
 func (r *Result) Fails(t Threshold) bool {
 	if t.Never || r.accepted {
 		return false
 	}
 	for _, f := range r.Doc.Findings {
-		if f.Suppressed == nil && f.Severity >= t.Severity {
+		if f.Suppressed == nil && f.Severity >= t.Severity && !Refuted(f) {
 			return true
 		}
 	}
 	return false
 }
+
+// Refuted reports whether --prove refuted f: PostgreSQL refused its
+// witness, so it is a false alarm.
+func Refuted(f audit.Finding) bool { return f.Proof != nil && f.Proof.Verdict == audit.Refuted }
 
 // ran says whether rule id is among rules.
 func ran(rules []*audit.Rule, id string) bool {

@@ -158,7 +158,7 @@ func openCluster(ctx context.Context, cfg Config) (*Server, error) {
 		c.stop()
 		return nil, fmt.Errorf("--prove: connecting to the throwaway cluster on 127.0.0.1:%d: %v", c.port, err)
 	}
-	where := fmt.Sprintf("a throwaway cluster on 127.0.0.1:%d (%s)", c.port, bin)
+	where := fmt.Sprintf("a throwaway cluster on 127.0.0.1:%d from %s", c.port, bin)
 	if who != "" {
 		where += ", run as " + who
 	}

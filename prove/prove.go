@@ -34,47 +34,27 @@ import (
 const BugReportURL = "https://github.com/idemcheck/idemcheck/issues"
 
 // Scope is what a proof covers, said once per run.
-const Scope = "each witness ran on a copy of its table made from the model (columns, types, enums, domains, NOT NULLs, " +
-	"CHECKs, defaults, unique indexes and their predicates) in a transaction rolled back; foreign keys, triggers, " +
-	"row-level security and the application are not modelled, so a proof covers the table's definition, not its triggers"
-
-// Result is what one run's proving did, for the report.
-type Result struct {
-	// Proven, NotProven and Refuted count the findings by verdict;
-	// FixDefects counts proven findings whose fix let the rows in.
-	Proven, NotProven, Refuted, FixDefects int
-	// Elapsed is the time the witnesses took, the scratch server's start
-	// apart.
-	Elapsed time.Duration
-}
+const Scope = "each witness ran in a transaction rolled back, on a copy of its table made from the model; foreign keys, " +
+	"triggers and row-level security are not modelled, so a proof covers the table's definition, not its triggers " +
+	"or the application"
 
 // Prove runs the witness of every finding that has one and is not
-// suppressed, and sets its Proof.
-func (s *Server) Prove(ctx context.Context, findings []audit.Finding) Result {
+// suppressed, sets its Proof, and returns how long that took. A refuted
+// finding gets a note asking for a bug report.
+func (s *Server) Prove(ctx context.Context, findings []audit.Finding) time.Duration {
 	start := time.Now()
-	var res Result
 	for i := range findings {
 		f := &findings[i]
 		if f.Witness == nil || f.Suppressed != nil {
 			continue
 		}
 		f.Proof = s.proveOne(ctx, f.Witness)
-		switch f.Proof.Verdict {
-		case audit.Proven:
-			res.Proven++
-			if f.Proof.Fix == audit.FixAccepted {
-				res.FixDefects++
-			}
-		case audit.Refuted:
-			res.Refuted++
-			f.Notes = append(f.Notes, "--prove refuted this finding: PostgreSQL refused the witness, so idemcheck "+
-				"reported a hole that the table does not have; please report it at "+BugReportURL+" with the finding and its witness")
-		default:
-			res.NotProven++
+		if f.Proof.Verdict == audit.Refuted {
+			f.Notes = append(f.Notes, "idemcheck reported a hole that the table does not have: please report it at "+
+				BugReportURL+" with this finding and its witness")
 		}
 	}
-	res.Elapsed = time.Since(start)
-	return res
+	return time.Since(start)
 }
 
 // outcome is what running the rows on a copy did.
@@ -114,15 +94,15 @@ func (s *Server) proveOne(ctx context.Context, w *audit.Witness) *audit.Proof {
 			pg, out.err.ConstraintName)
 	case out.failedRow == 1 && out.err.Code == "23505":
 		p.Verdict = audit.Refuted
-		p.Message = fmt.Sprintf("refuted: %s refused the second row (23505 on %s): the table does stop these duplicates, so this is a false "+
-			"alarm and does not count toward --fail-on; please report it at %s", pg, out.err.ConstraintName, BugReportURL)
+		p.Message = fmt.Sprintf("refuted: %s refused the second row (23505 on %s): the table does stop these duplicates, so this "+
+			"finding is a false alarm and does not count toward --fail-on", pg, out.err.ConstraintName)
 		return p
 	case out.failedRow == 1:
 		return notProven(pg + " refused the second row for another reason: " + refusal(out.err))
 	case w.OnConflict && out.count == 1:
 		p.Verdict = audit.Refuted
-		p.Message = fmt.Sprintf("refuted: %s ran the statement twice and the conflict fired (one row): the arbiter does stop the repeat, "+
-			"so this is a false alarm and does not count toward --fail-on; please report it at %s", pg, BugReportURL)
+		p.Message = fmt.Sprintf("refuted: %s ran the statement twice and the conflict fired (one row): the arbiter does stop the "+
+			"repeat, so this finding is a false alarm and does not count toward --fail-on", pg)
 		return p
 	case !out.dup:
 		return notProven(fmt.Sprintf("%s accepted the rows, but they are not the duplicates the finding describes (%d in the copy "+

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ type Server struct {
 	Version string
 	Major   int
 	// Where says which server it is, without secrets: "a throwaway
-	// cluster on 127.0.0.1:41234 (/usr/lib/postgresql/15/bin)" or
+	// cluster on 127.0.0.1:41234 from /usr/lib/postgresql/15/bin" or
 	// "postgres://user@host:5433/idemcheck_prove_... (--scratch-dsn)".
 	Where string
 	// Port is the server's port, Cluster whether idemcheck started it.
@@ -201,3 +202,40 @@ func (s *Server) Close(ctx context.Context) error {
 
 // quoteIdent quotes an extension's name for CREATE EXTENSION.
 func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// Available says, before anything is read, whether Open can work: a DSN is
+// given, or initdb and pg_ctl are installed and, for root, there is an
+// unprivileged user to run them as. The error is a *NoServerError when
+// there is neither a DSN nor initdb.
+func Available(cfg Config) error {
+	if cfg.DSN != "" {
+		if _, err := pgx.ParseConfig(cfg.DSN); err != nil {
+			return fmt.Errorf("--scratch-dsn: %v", err)
+		}
+		return nil
+	}
+	if bin, looked := FindServerPrograms(cfg); bin == "" {
+		return &NoServerError{Looked: looked}
+	}
+	_, _, err := runAs()
+	return err
+}
+
+// SameDatabase reports whether dsn names the database at host:port/database
+// (a loopback host matches any loopback name).
+func SameDatabase(dsn, host string, port uint16, database string) (bool, error) {
+	pc, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return false, fmt.Errorf("--scratch-dsn: %v", err)
+	}
+	sameHost := pc.Host == host || (loopback(pc.Host) && loopback(host))
+	return sameHost && pc.Port == port && pc.Database == database, nil
+}
+
+func loopback(host string) bool {
+	if host == "localhost" || strings.HasPrefix(host, "/") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

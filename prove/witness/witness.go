@@ -67,15 +67,6 @@ func Build(cat *catalog.Catalog, f audit.Finding) *audit.Witness {
 	return w
 }
 
-// SQL is the witness as every format prints it: the two rows inside
-// BEGIN ... ROLLBACK.
-func SQL(w *audit.Witness) string {
-	if w == nil || len(w.Rows) == 0 {
-		return ""
-	}
-	return "BEGIN;\n" + strings.Join(w.Rows, "\n") + "\nROLLBACK;"
-}
-
 // class says how a witness row fills a column.
 type class int
 
@@ -281,14 +272,11 @@ func (b *builder) reads(e catalog.Expr) []string {
 // unique index that refuses the second row whatever the witness does.
 func (b *builder) rows() (rows []string, blocked string, err error) {
 	var first, second assignment
-	for {
-		if first, err = b.solve(); err != nil {
-			return nil, "", err
-		}
-		second = first
-		if b.esc.Query != nil {
-			break
-		}
+	if first, err = b.solve(); err != nil {
+		return nil, "", err
+	}
+	second = first
+	for b.esc.Query == nil {
 		var by *catalog.Index
 		if second, by, err = b.secondRow(first); err != nil {
 			return nil, "", err
@@ -297,13 +285,21 @@ func (b *builder) rows() (rows []string, blocked string, err error) {
 			break
 		}
 		// Rows outside that index's predicate escape it: ask for them,
-		// once per index.
+		// once per index. When no such rows exist, the index stops these
+		// duplicates, which PostgreSQL will show.
 		if by.Predicate == nil || b.avoided[by] {
 			blocked = by.Name
 			break
 		}
 		b.avoided[by] = true
 		b.addConstraint(&catalog.BoolTest{Arg: by.Predicate, Test: "NOT TRUE"}, true, "the WHERE clause of "+by.Name+" (left false)")
+		retry, err := b.solve()
+		if err != nil {
+			b.cons = b.cons[:len(b.cons)-1]
+			blocked = by.Name
+			break
+		}
+		first = retry
 	}
 	b.doubts(first)
 	if q := b.esc.Query; q != nil {
@@ -397,7 +393,12 @@ func (b *builder) insert(a assignment) string {
 	if len(names) == 0 {
 		return "INSERT INTO " + b.t.DisplayName() + " DEFAULT VALUES;"
 	}
-	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s);", b.t.DisplayName(), strings.Join(names, ", "), strings.Join(values, ", "))
+	head := fmt.Sprintf("INSERT INTO %s (%s)", b.t.DisplayName(), strings.Join(names, ", "))
+	tail := fmt.Sprintf("VALUES (%s);", strings.Join(values, ", "))
+	if len(head)+len(tail) > 80 {
+		return head + "\n" + tail
+	}
+	return head + " " + tail
 }
 
 // doubts notes the constraints the evaluator could not decide for the
