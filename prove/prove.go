@@ -139,12 +139,16 @@ func (s *Server) proveFix(ctx context.Context, w *audit.Witness, p *audit.Proof)
 		if fix == nil {
 			return fmt.Sprintf("; the fix (%s) needs PostgreSQL %d or later, so it was not applied on %s", first.Title, first.Needs, s.Version)
 		}
-		instead = fmt.Sprintf(" (the first fix, %s, needs PostgreSQL %d or later; this is the next, %s)", first.Title, first.Needs, fix.Title)
+		instead = fmt.Sprintf("; the first fix needs PostgreSQL %d or later, so the next, %s, was applied", first.Needs, fix.Title)
 	}
 	p.FixTitle = fix.Title
+	with := "with the fix applied"
+	if instead != "" {
+		with = "with that one applied"
+	}
 	out, err := s.runCopyWithExtensions(ctx, w, fix)
 	if err != nil {
-		return "; the fix could not be applied to a copy" + instead + ": " + err.Error()
+		return instead + "; the fix could not be applied to a copy: " + err.Error()
 	}
 	row := func(i int) string {
 		if w.OnConflict {
@@ -155,18 +159,18 @@ func (s *Server) proveFix(ctx context.Context, w *audit.Witness, p *audit.Proof)
 	switch {
 	case out.failedRow >= 0 && isRefusal(out.err.Code):
 		p.Fix, p.FixSQLState = audit.FixRefused, out.err.Code
-		return fmt.Sprintf("; with the fix applied%s it refused them (%s on the %s)", instead, out.err.Code, row(out.failedRow))
+		return fmt.Sprintf("%s; %s it refused them (%s on the %s)", instead, with, out.err.Code, row(out.failedRow))
 	case out.failedRow >= 0:
-		return fmt.Sprintf("; with the fix applied%s the %s failed for another reason: %s", instead, row(out.failedRow), refusal(out.err))
+		return fmt.Sprintf("%s; %s the %s failed for another reason: %s", instead, with, row(out.failedRow), refusal(out.err))
 	case w.OnConflict && out.count == 1:
 		p.Fix = audit.FixRefused
-		return fmt.Sprintf("; with the fix applied%s the conflict fired on the second statement (one row)", instead)
+		return fmt.Sprintf("%s; %s the conflict fired on the second statement (one row)", instead, with)
 	case out.count >= 2:
 		p.Fix = audit.FixAccepted
-		return fmt.Sprintf("; with the fix applied%s it still accepted both rows: the fix does not close the hole, a defect in "+
-			"idemcheck's fix (please report it at %s)", instead, BugReportURL)
+		return fmt.Sprintf("%s; %s it still accepted both rows: the fix does not close the hole, a defect in "+
+			"idemcheck's fix (please report it at %s)", instead, with, BugReportURL)
 	}
-	return fmt.Sprintf("; with the fix applied%s the copy holds %d rows", instead, out.count)
+	return fmt.Sprintf("%s; %s the copy holds %d rows", instead, with, out.count)
 }
 
 // isRefusal reports whether a SQLSTATE is a constraint refusing a row:
@@ -294,7 +298,12 @@ func (s *Server) build(ctx context.Context, tx pgx.Tx, steps []audit.SetupStep) 
 	for i, st := range steps {
 		all[i] = st.SQL
 	}
-	if _, err := tx.Exec(ctx, "SAVEPOINT idemcheck_copy; "+strings.Join(all, ";\n"), pgx.QueryExecModeSimpleProtocol); err == nil {
+	// The savepoint is a statement of its own: one that shares a query
+	// string with a statement that fails goes with it.
+	if _, err := tx.Exec(ctx, "SAVEPOINT idemcheck_copy"); err != nil {
+		return fmt.Errorf("the scratch server: %s", pgMessage(err))
+	}
+	if _, err := tx.Exec(ctx, strings.Join(all, ";\n"), pgx.QueryExecModeSimpleProtocol); err == nil {
 		return nil
 	}
 	if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT idemcheck_copy"); err != nil {
@@ -321,22 +330,42 @@ var extensionTypes = map[string]string{
 	"ean13": "isn", "isbn": "isn", "issn": "isn", "upc": "isn", "isbn13": "isn", "issn13": "isn",
 }
 
-// extensionFor names the extension that would give the type an error
-// says does not exist (42704), "" for any other error.
+// extensionFunctions are functions of PostgreSQL's own extensions that a
+// default may call: gen_random_uuid is built in only from 13, pgcrypto
+// has it before.
+var extensionFunctions = map[string]string{
+	"gen_random_uuid": "pgcrypto", "digest": "pgcrypto", "gen_salt": "pgcrypto", "crypt": "pgcrypto",
+	"uuid_generate_v1": "uuid-ossp", "uuid_generate_v1mc": "uuid-ossp", "uuid_generate_v4": "uuid-ossp",
+}
+
+// extensionFor names the extension that would give the type (42704) or
+// the function (42883) an error says does not exist, "" for any other
+// error.
 func extensionFor(err error) string {
 	var pe *pgconn.PgError
-	if !errors.As(err, &pe) || pe.Code != "42704" {
+	if !errors.As(err, &pe) {
 		return ""
 	}
-	_, rest, ok := strings.Cut(pe.Message, `type "`)
+	var lead string
+	var known map[string]string
+	switch pe.Code {
+	case "42704":
+		lead, known = `type "`, extensionTypes
+	case "42883":
+		lead, known = "function ", extensionFunctions
+	default:
+		return ""
+	}
+	_, rest, ok := strings.Cut(pe.Message, lead)
 	if !ok {
 		return ""
 	}
 	name, _, _ := strings.Cut(rest, `"`)
+	name, _, _ = strings.Cut(name, "(")
 	if i := strings.LastIndex(name, "."); i >= 0 {
 		name = name[i+1:]
 	}
-	return extensionTypes[name]
+	return known[name]
 }
 
 // needExtension is a copy that needs an extension the scratch database

@@ -275,9 +275,9 @@ func writeFile(t *testing.T, path, text string) {
 	}
 }
 
-// TestFixDefectReported: a fix that does not close the hole (here a plain
+// TestProveReportsAFixDefect: a fix that does not close the hole (here a plain
 // index instead of a unique one) is reported as the defect it is.
-func TestFixDefectReported(t *testing.T) {
+func TestProveReportsAFixDefect(t *testing.T) {
 	s := scratch(t)
 	findings, _ := lint(t, s.Major, "../testdata/rules/nullable-key/events_transaction_id.sql")
 	var f *audit.Finding

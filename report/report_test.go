@@ -406,8 +406,8 @@ func refutedFinding() audit.Finding {
 }
 
 // TestProofInEveryFormat holds the formats to the witness and the verdict
-// of a refuted finding: text prints both (the witness always, since a bug
-// report needs it), JSON and SARIF carry them as fields.
+// of a refuted finding: text prints both (the witness without -v, since
+// --prove ran it), JSON and SARIF carry them as fields.
 func TestProofInEveryFormat(t *testing.T) {
 	doc := &Document{Tool: ToolName, Findings: []audit.Finding{refutedFinding()},
 		Proving: &Proving{Server: "a throwaway cluster", Version: "15.8", Target: 15, Scope: "a proof covers the table's definition"}}

@@ -164,15 +164,18 @@ func writeFinding(t *textWriter, p palette, f audit.Finding, opts Options) {
 	writeProof(t, p, f, opts)
 }
 
-// writeProof writes what --prove found, and the witness: with -v, or
-// always for a refuted finding, whose witness the bug report needs.
+// writeProof writes what --prove found and the witness it ran. Without
+// --prove the witness is printed with -v only: it adds some six lines to
+// a finding of twenty, which a run over a large tree need not show; with
+// --prove it is the evidence the verdict rests on (and what a bug report
+// about a refuted finding needs), so it is always printed.
 func writeProof(t *textWriter, p palette, f audit.Finding, opts Options) {
 	if pr := f.Proof; pr != nil {
 		verdict, rest, _ := strings.Cut(pr.Message, ": ")
 		writeWrapped(t, "  "+p.proof(pr.Verdict, verdict)+": ", "    ", rest)
 	}
 	w := f.Witness
-	if w == nil || !(opts.Verbose || (f.Proof != nil && f.Proof.Verdict == audit.Refuted)) {
+	if w == nil || !(opts.Verbose || f.Proof != nil) {
 		return
 	}
 	if len(w.Rows) == 0 {

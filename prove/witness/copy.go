@@ -49,7 +49,7 @@ func (b *builder) setup() []audit.SetupStep {
 		add(fmt.Sprintf("CREATE TYPE %s AS ENUM (%s)", qualified(e.Schema, e.Name), strings.Join(labels, ", ")), "enum "+e.Name)
 	}
 	for _, d := range domains {
-		sql := fmt.Sprintf("CREATE DOMAIN %s AS %s", qualified(d.Schema, d.Name), d.Type)
+		sql := fmt.Sprintf("CREATE DOMAIN %s AS %s", qualified(d.Schema, d.Name), typeSQL(b.cat, d.Type))
 		if d.NotNull {
 			sql += " NOT NULL"
 		}
@@ -87,6 +87,26 @@ func (b *builder) setup() []audit.SetupStep {
 	return steps
 }
 
+// typeSQL is a column's type as the copy names it: an enum or a domain
+// by its schema and name, quoted where they need it (replay keeps a
+// type's name as the migration wrote it, without quotes), any other type
+// as written.
+func typeSQL(cat *catalog.Catalog, typ string) string {
+	elem, array := strings.CutSuffix(strings.TrimSpace(typ), "[]")
+	schema, name := splitType(elem)
+	suffix := ""
+	if array {
+		suffix = "[]"
+	}
+	if e := cat.ResolveEnum(schema, name); e != nil {
+		return qualified(e.Schema, e.Name) + suffix
+	}
+	if d := cat.ResolveDomain(schema, name); d != nil {
+		return qualified(d.Schema, d.Name) + suffix
+	}
+	return typ
+}
+
 // checkSQL completes "... CHECK" with the expression, or is "" when the
 // source could not render it: the proof then cannot have it.
 func checkSQL(head string, ck *catalog.Check) string {
@@ -115,7 +135,7 @@ func qualified(schema, name string) string {
 // relies on is set by a statement of its own.
 func (b *builder) columnDef(col *column) string {
 	c := col.c
-	def := catalog.QuoteIdent(c.Name) + " " + c.Type
+	def := catalog.QuoteIdent(c.Name) + " " + typeSQL(b.cat, c.Type)
 	switch {
 	case c.Generation != nil:
 		def += " GENERATED ALWAYS AS (" + c.Generation.String() + ") STORED"
@@ -282,4 +302,68 @@ func defaultVal(def string, ct colType) val {
 		}
 	}
 	return val{kind: opaque, s: "\x00default", sql: "DEFAULT"}
+}
+
+// uniqueIndexRE finds the key list of a unique index a fix creates.
+var uniqueIndexRE = regexp.MustCompile(`(?is)\bCREATE\s+UNIQUE\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?\S+\s+ON\s+(?:ONLY\s+)?\S+\s*(?:USING\s+\w+\s*)?\(`)
+
+// fixKeyColumns are the plain columns the unique indexes of the first SQL
+// fix key on.
+func fixKeyColumns(fixes []audit.Fix) []string {
+	var out []string
+	for _, fx := range fixes {
+		if fx.Lang != "" {
+			continue
+		}
+		for _, loc := range uniqueIndexRE.FindAllStringIndex(fx.SQL, -1) {
+			for _, item := range topLevelItems(fx.SQL[loc[1]:]) {
+				if name, ok := identifier(strings.TrimSpace(item)); ok && !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			}
+		}
+		break
+	}
+	return out
+}
+
+// topLevelItems splits a parenthesised list, read from just after its
+// opening parenthesis, at its top-level commas.
+func topLevelItems(s string) []string {
+	var out []string
+	depth, start, quoted := 0, 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted != 0:
+			if c == quoted {
+				quoted = 0
+			}
+		case c == '\'' || c == '"':
+			quoted = c
+		case c == '(':
+			depth++
+		case c == ')' && depth == 0:
+			return append(out, s[start:i])
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+var plainIdent = regexp.MustCompile(`^[a-z_][a-z0-9_$]*$`)
+
+// identifier reads a column name, quoted or not.
+func identifier(s string) (string, bool) {
+	if plainIdent.MatchString(s) {
+		return s, true
+	}
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && !strings.Contains(s[1:len(s)-1], `"`) {
+		return s[1 : len(s)-1], true
+	}
+	return "", false
 }

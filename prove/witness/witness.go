@@ -42,17 +42,33 @@ func Build(cat *catalog.Catalog, f audit.Finding) *audit.Witness {
 	var chosen *builder
 	var rows []string
 	var err error
-	for i := range esc.Parts {
-		b := newBuilder(cat, esc, i)
-		r, blocked, e := b.rows()
-		if chosen == nil || (blocked == "" && e == nil) {
-			chosen, rows, err = b, r, e
-		}
-		if blocked == "" && e == nil {
-			break
-		}
-		if esc.Query != nil {
-			break // the statement decides which part is NULL
+	best := 0
+	//
+	// The rows share, first, the columns the first fix keys on beyond the
+	// index (so that they are the duplicates the fix is for); when that
+	// leaves them refused by another index, they are tried without.
+	shared := fixKeyColumns(f.Fixes)
+	done := false
+	for i := 0; i < len(esc.Parts) && !done; i++ {
+		for _, share := range [][]string{shared, nil} {
+			b := newBuilder(cat, esc, i, share)
+			r, blocked, e := b.rows()
+			// Best: rows no other index refuses; then rows at all.
+			rank := 0
+			switch {
+			case e == nil && blocked == "":
+				rank = 2
+			case e == nil:
+				rank = 1
+			}
+			if chosen == nil || rank > best {
+				chosen, rows, err, best = b, r, e, rank
+			}
+			// The statement of on-conflict-hole decides which part is
+			// NULL.
+			if done = (blocked == "" && e == nil) || esc.Query != nil; done || len(share) == 0 {
+				break
+			}
 		}
 	}
 	if err != nil {
@@ -125,7 +141,12 @@ type builder struct {
 	avoided map[*catalog.Index]bool
 }
 
-func newBuilder(cat *catalog.Catalog, esc *audit.Escape, holeIdx int) *builder {
+// newBuilder reads the table for a witness through esc.Parts[holeIdx].
+// shared are columns outside the index that the rows must also share: the
+// first fix keys on them (an exclusive arc's other arm, the parent that
+// still scopes the rows), so rows differing there are not the duplicates
+// the fix is for.
+func newBuilder(cat *catalog.Catalog, esc *audit.Escape, holeIdx int, shared []string) *builder {
 	b := &builder{cat: cat, esc: esc, holeIdx: holeIdx, t: esc.Table, cols: map[string]*column{}, avoided: map[*catalog.Index]bool{}}
 	for _, c := range b.t.Columns {
 		col := &column{c: c, ct: resolveType(cat, c.Type)}
@@ -151,6 +172,14 @@ func newBuilder(cat *catalog.Catalog, esc *audit.Escape, holeIdx int) *builder {
 		b.onConflictColumns(q)
 	}
 	b.keyParts()
+	for _, name := range shared {
+		if col := b.cols[name]; col != nil && !col.equal && col.cl != fixed {
+			col.equal = true
+			if col.cl != hole {
+				col.cl = key
+			}
+		}
+	}
 	b.addConstraint(esc.Index.Predicate, true, "the index's WHERE clause")
 	for _, ck := range b.t.Checks {
 		if ck.Validated {

@@ -425,7 +425,14 @@ func formatType(schema, name string, tn *pg.TypeName) string {
 		}
 	}
 	if len(mods) > 0 {
-		name += "(" + strings.Join(mods, ",") + ")"
+		// The precision goes after the type's first word, as format_type
+		// prints it: timestamp(6) without time zone.
+		head, zone, hasZone := strings.Cut(name, " with")
+		if hasZone && strings.HasPrefix(head, "time") {
+			name = head + "(" + strings.Join(mods, ",") + ") with" + zone
+		} else {
+			name += "(" + strings.Join(mods, ",") + ")"
+		}
 	}
 	if schema != "" {
 		name = schema + "." + name
