@@ -76,7 +76,7 @@ for v in "${versions[@]}"; do
   rm -rf "$data"
 done
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "inspect's tests failed on PostgreSQL ${failed[*]}"
+  echo "inspect's and the prover's tests failed on PostgreSQL ${failed[*]}"
   exit 1
 fi
-echo "inspect's tests passed on PostgreSQL ${versions[*]}"
+echo "inspect's and the prover's tests passed on PostgreSQL ${versions[*]}"
