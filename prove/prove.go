@@ -78,6 +78,10 @@ func (s *Server) proveOne(ctx context.Context, w *audit.Witness) *audit.Proof {
 		p.Verdict, p.Message = audit.NotProven, "not proven: "+why
 		return p
 	}
+	// A copy that cannot be made settles it before the rows do.
+	if _, err := copySteps(w, nil); err != nil {
+		return notProven(err.Error())
+	}
 	if w.NotBuilt != "" {
 		return notProven(w.NotBuilt)
 	}

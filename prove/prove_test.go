@@ -297,3 +297,50 @@ func TestProveReportsAFixDefect(t *testing.T) {
 		t.Fatalf("a fix that lets the rows in: %s", p.Message)
 	}
 }
+
+// TestNotProvenSaysWhy: a CHECK the copy cannot have (it calls the
+// application's own function, or the source could not render it) makes
+// the finding "not proven: CHECK ... not modelled"; a CHECK the witness's
+// values do not pass refuses the first row, and the finding says so; a
+// CHECK with a regular expression gets a value that matches it.
+func TestNotProvenSaysWhy(t *testing.T) {
+	s := scratch(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "checks.sql")
+	writeFile(t, path, `CREATE FUNCTION plausible(text) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT length($1) > 2';
+CREATE TABLE handles (account_id bigint NOT NULL, namespace text, handle text NOT NULL CONSTRAINT handle_plausible CHECK (plausible(handle)));
+CREATE UNIQUE INDEX handles_key ON handles (account_id, namespace, handle);
+CREATE TABLE codes (account_id bigint NOT NULL, namespace text, code text NOT NULL CONSTRAINT code_shape CHECK (code ~ '^[0-9]{4}-[A-Z]{2}$'));
+CREATE UNIQUE INDEX codes_key ON codes (account_id, namespace, code);
+CREATE TABLE tickets (account_id bigint NOT NULL, namespace text, ref text NOT NULL CONSTRAINT ref_prefix CHECK (starts_with(ref, 'T-')));
+CREATE UNIQUE INDEX tickets_key ON tickets (account_id, namespace, ref);
+CREATE TABLE labels (account_id bigint NOT NULL, namespace text, label text NOT NULL CONSTRAINT label_text CHECK (label <> ''));
+CREATE UNIQUE INDEX labels_key ON labels (account_id, namespace, label);
+`)
+	findings, cat := lint(t, s.Major, path)
+	// A CHECK the source could not render: the copy cannot have it either.
+	cat.ResolveTable("", "labels").Check("label_text").SQL = ""
+	for i := range findings {
+		findings[i].Witness = nil
+	}
+	witness.Attach(findings, cat)
+	s.Prove(context.Background(), findings)
+	want := map[string]string{
+		"public.handles.handles_key": "not proven: CHECK handle_plausible not modelled: PostgreSQL refused it on the copy: function plausible(text) does not exist",
+		"public.labels.labels_key":   "not proven: CHECK label_text not modelled",
+		"public.tickets.tickets_key": "not proven: PostgreSQL " + s.Version + " refused the first row, so the witness shows nothing: CHECK ref_prefix refused it (23514)",
+		"public.codes.codes_key":     "proven: PostgreSQL " + s.Version + " accepted both rows",
+	}
+	for _, f := range findings {
+		if f.Rule != "nullable-key" {
+			continue
+		}
+		if w, ok := want[f.Object]; !ok || !strings.HasPrefix(f.Proof.Message, w) {
+			t.Errorf("%s: %s\n%s", f.Object, f.Proof.Message, f.Witness.SQL())
+		}
+		delete(want, f.Object)
+	}
+	for object := range want {
+		t.Errorf("no finding on %s", object)
+	}
+}

@@ -2,6 +2,7 @@ package witness
 
 import (
 	"fmt"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,6 +293,12 @@ func (b *builder) constants(col *column) []val {
 					}
 					return
 				}
+				if cmp.Op == "~" {
+					if m, ok := matching(v.s); ok && v.kind == text {
+						out = append(out, textVal(m))
+					}
+					return
+				}
 				v = valueFor(col.ct, v)
 				out = append(out, v)
 				if v.kind == number {
@@ -404,4 +411,56 @@ func list(words []string, last string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
+}
+
+// matching is a short string a regular expression matches, for the simple
+// patterns CHECKs use (literals, classes, repeats, alternatives, anchors):
+// each class gives its first character, each repeat its least count, each
+// alternative its first branch.
+func matching(pattern string) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpLiteral:
+			b.WriteString(string(r.Rune))
+		case syntax.OpCharClass:
+			if len(r.Rune) == 0 {
+				return false
+			}
+			b.WriteRune(r.Rune[0])
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			b.WriteByte('a')
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpEmptyMatch,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		case syntax.OpCapture, syntax.OpConcat:
+			for _, sub := range r.Sub {
+				if !walk(sub) {
+					return false
+				}
+			}
+		case syntax.OpAlternate:
+			return walk(r.Sub[0])
+		case syntax.OpStar, syntax.OpQuest:
+		case syntax.OpPlus:
+			return walk(r.Sub[0])
+		case syntax.OpRepeat:
+			for i := 0; i < r.Min; i++ {
+				if !walk(r.Sub[0]) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	if !walk(re) || b.Len() > 1000 {
+		return "", false
+	}
+	return b.String(), true
 }

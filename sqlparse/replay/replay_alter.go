@@ -87,7 +87,7 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 			if c := target.Column(cmd.Name); c != nil {
 				c.Default = ""
 				if cmd.Def != nil {
-					c.Default = deparseExpr(cmd.Def)
+					c.Default = runnableSQL(cmd.Def)
 				}
 			}
 		}

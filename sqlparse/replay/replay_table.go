@@ -246,7 +246,7 @@ func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) ([]p
 		case pg.ConstrType_CONSTR_GENERATED:
 			col.Generated, col.Generation = true, convertExpr(c.RawExpr)
 		case pg.ConstrType_CONSTR_DEFAULT:
-			col.Default = deparseExpr(c.RawExpr)
+			col.Default = runnableSQL(c.RawExpr)
 		case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_FOREIGN:
 			out = append(out, pendingConstraint{c: c, column: col.Name})
 		}
@@ -557,7 +557,7 @@ func domainCheck(domain string, c *pg.Constraint, have []*catalog.Check) *catalo
 			name = fmt.Sprintf("%s_check%d", domain, n)
 		}
 	}
-	return &catalog.Check{Name: name, Expr: convertExpr(c.RawExpr), SQL: deparseExpr(c.RawExpr), Validated: !c.SkipValidation}
+	return &catalog.Check{Name: name, Expr: convertExpr(c.RawExpr), SQL: runnableSQL(c.RawExpr), Validated: !c.SkipValidation}
 }
 
 // alterDomain follows ALTER DOMAIN ... SET / DROP NOT NULL onto the columns
