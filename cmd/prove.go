@@ -3,6 +3,9 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -83,7 +86,7 @@ func (pr *prover) hook(ctx context.Context) func([]audit.Finding) (*report.Provi
 	if pr == nil {
 		return nil
 	}
-	return func(findings []audit.Finding) (*report.Proving, error) {
+	return func(findings []audit.Finding) (_ *report.Proving, err error) {
 		out := &report.Proving{Target: pr.target, TargetFrom: pr.targetFrom, Scope: prove.Scope}
 		some := false
 		for _, f := range findings {
@@ -92,14 +95,23 @@ func (pr *prover) hook(ctx context.Context) func([]audit.Finding) (*report.Provi
 		if !some {
 			return out, nil
 		}
+		// An interrupt stops the witnesses, not the clean-up: a throwaway
+		// cluster must not outlive the run.
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
 		srv, err := prove.Open(ctx, pr.cfg)
 		if err != nil {
 			return out, err
 		}
+		defer func() {
+			if cerr := srv.Close(context.Background()); cerr != nil && err == nil {
+				err = fmt.Errorf("--prove: %v", cerr)
+			}
+		}()
 		out.Server, out.Version, out.Started = srv.Where, srv.Version, srv.Started
 		out.Elapsed = srv.Prove(ctx, findings)
-		if err := srv.Close(context.Background()); err != nil {
-			return out, fmt.Errorf("--prove: %v", err)
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("--prove: interrupted; the findings it had not proven say so")
 		}
 		return out, nil
 	}

@@ -35,11 +35,14 @@ func TestLintAndInspectProveTheSame(t *testing.T) {
 		// A subtest each, so that each database is dropped before the
 		// next is made.
 		t.Run(name, func(t *testing.T) {
+			lintFindings, _ := lint(t, s.Major, path)
+			if !slices.ContainsFunc(lintFindings, func(f audit.Finding) bool { return f.Witness != nil }) {
+				t.Skip("no hole to prove")
+			}
 			dsn := pgtest.NewDatabase(t)
 			if err := apply(dsn, statementsOf(t, path)); err != nil {
 				t.Skipf("the server refuses the fixture by design: %v", err)
 			}
-			lintFindings, _ := lint(t, s.Major, path)
 			live := inspectFindings(t, dsn, s.Major)
 			s.Prove(context.Background(), lintFindings)
 			s.Prove(context.Background(), live)

@@ -78,6 +78,9 @@ func (s *Server) proveOne(ctx context.Context, w *audit.Witness) *audit.Proof {
 		p.Verdict, p.Message = audit.NotProven, "not proven: "+why
 		return p
 	}
+	if ctx.Err() != nil {
+		return notProven("interrupted before its witness ran")
+	}
 	// A copy that cannot be made settles it before the rows do.
 	if _, err := copySteps(w, nil); err != nil {
 		return notProven(err.Error())

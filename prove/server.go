@@ -115,7 +115,8 @@ func openDSN(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	defer admin.Close(context.Background())
 	name := scratchName()
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	// template0: a database with nothing in it, whatever template1 holds.
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template0"); err != nil {
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) && pe.Code == "42501" {
 			return nil, fmt.Errorf("--scratch-dsn: role %s may not create a database on %s (42501): give a role with CREATEDB", pc.User, describe(pc.Config, pc.Database))
