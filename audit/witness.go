@@ -51,6 +51,11 @@ type Witness struct {
 	// them, inside the index's predicate, with the other key parts equal
 	// and the hole part NULL.
 	Verify string
+	// InIndex is a query over a copy holding the first row alone, true
+	// when that row is inside the index's predicate with the hole part
+	// NULL: a second row refused by the index itself then refutes the
+	// finding, rather than showing that the witness missed the hole.
+	InIndex string
 	// Fix is the finding's first SQL fix in its non-CONCURRENTLY form;
 	// Alternatives are the next SQL fixes in the same form, tried on a
 	// scratch server too old for the first (NULLS NOT DISTINCT needs 15).

@@ -68,6 +68,9 @@ type outcome struct {
 	// Verify).
 	count int
 	dup   bool
+	// firstInIndex is, when the second row was refused, whether the first
+	// is inside the index with the hole part NULL (the witness's InIndex).
+	firstInIndex bool
 }
 
 // proveOne runs one witness on a first copy and, when PostgreSQL accepts
@@ -99,6 +102,9 @@ func (s *Server) proveOne(ctx context.Context, w *audit.Witness) *audit.Proof {
 	case out.failedRow == 1 && out.err.Code == "23505" && w.OnConflict:
 		p.Message = fmt.Sprintf("proven: %s ran the statement twice and the conflict never fired: the second failed with 23505 on %s instead",
 			pg, out.err.ConstraintName)
+	case out.failedRow == 1 && out.err.Code == "23505" && out.err.ConstraintName == w.Index && !out.firstInIndex:
+		return notProven(fmt.Sprintf("%s refused the second row on %s itself: the witness did not leave the first row inside the "+
+			"index with the hole part NULL", pg, w.Index))
 	case out.failedRow == 1 && out.err.Code == "23505":
 		p.Verdict = audit.Refuted
 		p.Message = fmt.Sprintf("refuted: %s refused the second row (23505 on %s): the table does stop these duplicates, so this "+
@@ -241,12 +247,23 @@ func (s *Server) runCopy(ctx context.Context, w *audit.Witness, fix *audit.Witne
 		}
 	}
 	for i, row := range w.Rows {
+		if i == 1 {
+			if _, err := tx.Exec(ctx, "SAVEPOINT idemcheck_rows"); err != nil {
+				return out, fmt.Errorf("the scratch server: %s", pgMessage(err))
+			}
+		}
 		if _, err := tx.Exec(ctx, row, pgx.QueryExecModeSimpleProtocol); err != nil {
 			var pe *pgconn.PgError
 			if !errors.As(err, &pe) {
 				return out, fmt.Errorf("the scratch server: %v", err)
 			}
 			out.failedRow, out.err = i, pe
+			if i == 1 && w.InIndex != "" {
+				// Is the first row one the index lets through?
+				if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT idemcheck_rows"); err == nil {
+					_ = tx.QueryRow(ctx, w.InIndex).Scan(&out.firstInIndex)
+				}
+			}
 			return out, nil
 		}
 	}

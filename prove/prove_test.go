@@ -344,3 +344,22 @@ CREATE UNIQUE INDEX labels_key ON labels (account_id, namespace, label);
 		t.Errorf("no finding on %s", object)
 	}
 }
+
+// TestWitnessThatMissesTheHoleIsNotARefutation: when the witness does not
+// manage to leave the hole part NULL (here a generated column the model
+// cannot evaluate is never NULL), the index refusing the second row says
+// nothing against the finding: it is not proven, not refuted.
+func TestWitnessThatMissesTheHoleIsNotARefutation(t *testing.T) {
+	s := scratch(t)
+	path := filepath.Join(t.TempDir(), "generated.sql")
+	writeFile(t, path, `CREATE TABLE tags (account_id bigint NOT NULL, ns text, label text GENERATED ALWAYS AS ((ns IS NULL)::text) STORED);
+CREATE UNIQUE INDEX tags_key ON tags (account_id, label);
+`)
+	_, cat := lint(t, s.Major, path)
+	planted := []audit.Finding{plant(t, cat, "tags", "tags_key", "label")}
+	s.Prove(context.Background(), planted)
+	p := planted[0].Proof
+	if p.Verdict != audit.NotProven || !strings.Contains(p.Message, "did not leave the first row inside the index with the hole part NULL") {
+		t.Fatalf("%s\n%s", p.Message, planted[0].Witness.SQL())
+	}
+}

@@ -214,6 +214,16 @@ func verifyQuery(esc *audit.Escape, holePart catalog.IndexPart) string {
 	return fmt.Sprintf("SELECT %s FROM %s WHERE %s", sel, esc.Table.DisplayName(), where)
 }
 
+// inIndexQuery is true when every row of the copy is inside the index's
+// predicate with the hole part NULL.
+func inIndexQuery(esc *audit.Escape, holePart catalog.IndexPart) string {
+	in := holePart.String() + " IS NULL"
+	if esc.Index.Predicate != nil {
+		in = "(" + esc.Index.Predicate.String() + ") AND " + in
+	}
+	return fmt.Sprintf("SELECT coalesce(bool_and(%s), false) FROM %s", in, esc.Table.DisplayName())
+}
+
 // concurrently finds the CONCURRENTLY of index statements, which a copy
 // inside a transaction cannot run.
 var concurrently = regexp.MustCompile(`(?i)\b((?:CREATE\s+(?:UNIQUE\s+)?INDEX|DROP\s+INDEX|REINDEX\s+(?:INDEX|TABLE)))\s+CONCURRENTLY\b`)

@@ -79,6 +79,7 @@ func Build(cat *catalog.Catalog, f audit.Finding) *audit.Witness {
 	w.Notes = chosen.notes
 	w.Setup = chosen.setup()
 	w.Verify = verifyQuery(esc, esc.Parts[chosen.holeIdx])
+	w.InIndex = inIndexQuery(esc, esc.Parts[chosen.holeIdx])
 	w.Fix, w.Alternatives = fixesOf(f.Fixes)
 	return w
 }
