@@ -80,6 +80,7 @@ func runNotNullDropped(p *Pass) {
 				Pos:     col.NullableSince,
 				Related: []Related{{Pos: ix.Pos, Message: "unique index " + ix.Name + " created here"}},
 				Fixes:   holeFixes(p, one),
+				Escape:  &Escape{Table: t, Index: ix, Parts: one.Parts},
 			}
 			if !ix.RenamedAt.IsZero() {
 				f.Related = append(f.Related, Related{Pos: ix.RenamedAt, Message: "index renamed to " + ix.Name + " here"})

@@ -114,6 +114,7 @@ func runNullableKey(p *Pass) {
 			return
 		}
 		f := h.finding(p)
+		f.Escape = &Escape{Table: t, Index: ix, Parts: h.Parts, Present: h.Optional}
 		f.Message = holeMessage(h)
 		f.Notes = append(readingNotes(h), f.Notes...)
 		f.Fixes = holeFixes(p, h)

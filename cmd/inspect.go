@@ -40,6 +40,8 @@ type inspectOptions struct {
 	config *config.Config
 	// newFlags are --baseline and --write-baseline.
 	newFlags newFindingsFlags
+	// prove is --prove and --scratch-dsn.
+	prove proveFlags
 }
 
 func newInspectCmd(s *Streams) *cobra.Command {
@@ -71,6 +73,7 @@ hold NULL in the key and the groups of rows that already collide.`,
 	}
 	opts.audit.addTo(c)
 	opts.newFlags.addTo(c, false)
+	opts.prove.addTo(c)
 	fl := c.Flags()
 	fl.StringVar(&opts.DSN, "dsn", "", "connection string: postgres:// URL or key=value (default DATABASE_URL, then PG* variables)")
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "audit only schemas matching this glob (repeatable)")
@@ -133,12 +136,23 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
+	target, targetFrom := 0, "the live server"
+	if o.pgVersionSet {
+		target, targetFrom = o.audit.PGVersion, "--pg-version"
+	}
+	pr, err := o.prove.prepare(s, target, targetFrom)
+	if err != nil {
+		return err
+	}
 	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.DSN, Getenv: s.Getenv, Timeout: o.Timeout,
 		LockTimeout: o.LockTimeout, Deadline: o.Deadline, Start: start})
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
+	if err := pr.refuseInspected(sess.Host, sess.Port, sess.Database); err != nil {
+		return err
+	}
 	snap, err := sess.ReadCatalog(ctx, st.filter)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -155,6 +169,9 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	pgVersion := sess.ServerMajor()
 	if o.pgVersionSet {
 		pgVersion = o.audit.PGVersion
+	}
+	if pr != nil {
+		pr.target, pr.cfg.Major = pgVersion, pgVersion
 	}
 	res, err := pipeline.Run(pipeline.Input{
 		Catalog:    snap.Catalog,
@@ -174,6 +191,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 			summary.RoundTrips = sess.RoundTrips()
 			return diags
 		},
+		Prove:   pr.hook(ctx),
 		New:     newFilter.options("inspect"),
 		Version: toolVersion(),
 		Start:   start,
@@ -198,8 +216,9 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 			return err
 		}
 	}
-	// The data checks stopped (a lost connection, the deadline): the
-	// report has what was found, and the run could not finish.
+	// The data checks stopped (a lost connection, the deadline), or --prove
+	// could not start its scratch server: the report has what was found,
+	// and the run could not finish.
 	if res.InputErrors() {
 		return exitWith(ExitUsage)
 	}

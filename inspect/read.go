@@ -60,6 +60,7 @@ func catalogQueries(version int) []catalogQuery {
 		{"schemas", schemasQuery, scanSchemas},
 		{"search path", searchPathQuery, scanSearchPath},
 		{"domains", domainsQuery, scanDomains},
+		{"enums", enumsQuery, scanEnums},
 		{"tables", tablesQuery, scanTables},
 		{"columns", columnsQuery, scanColumns},
 		{"check constraints", checksQuery, scanChecks},
