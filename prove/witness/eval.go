@@ -24,11 +24,15 @@ const (
 // literal that writes it.
 type val struct {
 	null, unknown bool
-	kind          kind
-	n             float64
-	s             string
-	b             bool
-	sql           string
+	// notTrue and notFalse narrow an unknown boolean: "x AND y" with x
+	// NULL is NULL or FALSE whatever y is, so a WHERE drops the row even
+	// when y is not evaluated; "x OR y" with x NULL is never FALSE.
+	notTrue, notFalse bool
+	kind              kind
+	n                 float64
+	s                 string
+	b                 bool
+	sql               string
 }
 
 var (
@@ -73,7 +77,10 @@ func eval(e catalog.Expr, row env) val {
 		return junction(x.Args, true, row)
 	case *catalog.Not:
 		v := truth(eval(x.Arg, row))
-		if v.null || v.unknown {
+		if v.unknown {
+			return val{unknown: true, notTrue: v.notFalse, notFalse: v.notTrue}
+		}
+		if v.null {
 			return v
 		}
 		return boolVal(!v.b)
@@ -96,21 +103,32 @@ func eval(e catalog.Expr, row env) val {
 // junction is AND (decisive false) or OR (decisive true) in
 // three-valued logic: one decisive argument settles it, otherwise an
 // argument the evaluator does not know makes it unknown, and a NULL one
-// NULL.
+// NULL. Unknown beside NULL (or beside an unknown that is known not to be
+// the other value) is still known never to be the non-decisive value: an
+// AND is then not TRUE, an OR not FALSE.
 func junction(args []catalog.Expr, decisive bool, row env) val {
 	out := boolVal(!decisive)
+	unknown, undecided := false, false
 	for _, a := range args {
 		v := truth(eval(a, row))
 		switch {
 		case v.kind == boolean && v.b == decisive && !v.null && !v.unknown:
 			return boolVal(decisive)
 		case v.unknown:
-			out = unknownVal
-		case v.null && !out.unknown:
-			out = nullVal
+			unknown = true
+			if (!decisive && v.notTrue) || (decisive && v.notFalse) {
+				undecided = true
+			}
+		case v.null:
+			out, undecided = nullVal, true
 		}
 	}
-	return out
+	if !unknown {
+		return out
+	}
+	// undecided: some argument is never the non-decisive value, so neither
+	// is the whole.
+	return val{unknown: true, notTrue: undecided && !decisive, notFalse: undecided && decisive}
 }
 
 // truth is v read as a boolean: anything that is not one is unknown.
@@ -123,6 +141,12 @@ func truth(v val) val {
 
 func boolTest(v val, test string) val {
 	if v.unknown {
+		switch {
+		case v.notTrue && test == "TRUE", v.notFalse && test == "FALSE":
+			return falseVal
+		case v.notTrue && test == "NOT TRUE", v.notFalse && test == "NOT FALSE":
+			return trueVal
+		}
 		return unknownVal
 	}
 	switch test {

@@ -101,7 +101,7 @@ func (b *builder) secondRow(first assignment) (assignment, *catalog.Index, error
 func (b *builder) collides(ix *catalog.Index, a assignment) bool {
 	e := b.env(a)
 	if ix.Predicate != nil {
-		if v := eval(ix.Predicate, e); !v.unknown && (v.null || !v.b) {
+		if v := eval(ix.Predicate, e); (!v.unknown && (v.null || !v.b)) || (v.unknown && v.notTrue) {
 			return false
 		}
 	}
@@ -162,6 +162,9 @@ func (b *builder) consistent(a assignment, pending []string) bool {
 		}
 		v := eval(c.expr, e)
 		if v.unknown {
+			if c.mustBeTrue && v.notTrue {
+				return false
+			}
 			continue
 		}
 		if c.mustBeTrue && (v.null || !v.b) {
