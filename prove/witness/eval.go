@@ -484,8 +484,22 @@ func call(f *catalog.Func, row env) val {
 }
 
 func operator(op string, a, b val) val {
-	if op == "||" && a.kind == text && b.kind == text {
-		return textVal(a.s + b.s)
+	if a.kind == text && b.kind == text {
+		switch op {
+		case "||":
+			return textVal(a.s + b.s)
+		case "~*", "!~", "!~*":
+			// The model keeps ~ as a comparison and these as operators.
+			pattern := b.s
+			if strings.HasSuffix(op, "*") {
+				pattern = "(?i)" + pattern
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return unknownVal
+			}
+			return boolVal(re.MatchString(a.s) != strings.HasPrefix(op, "!"))
+		}
 	}
 	if a.kind != number || b.kind != number {
 		return unknownVal
@@ -502,6 +516,11 @@ func operator(op string, a, b val) val {
 			return unknownVal
 		}
 		return numVal(a.n / b.n)
+	case "%":
+		if b.n == 0 || a.n != math.Trunc(a.n) || b.n != math.Trunc(b.n) {
+			return unknownVal
+		}
+		return numVal(math.Mod(a.n, b.n))
 	}
 	return unknownVal
 }

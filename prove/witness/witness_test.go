@@ -113,6 +113,9 @@ func TestEvalThreeValuedLogic(t *testing.T) {
 		{&catalog.Compare{Op: "=", Left: &catalog.Func{Name: "num_nonnulls", Args: []catalog.Expr{&catalog.ColumnRef{Name: "a"}, &catalog.ColumnRef{Name: "b"}}}, Right: &catalog.Const{Value: "1"}}, map[string]val{"a": num(1)}, "true"},
 		{&catalog.Compare{Op: "LIKE", Left: &catalog.ColumnRef{Name: "s"}, Right: &catalog.Const{Value: "'ab%'"}}, map[string]val{"s": textVal("abc")}, "true"},
 		{&catalog.BoolTest{Arg: &catalog.ColumnRef{Name: "flag"}, Test: "NOT TRUE"}, nil, "true"},
+		{&catalog.Func{Name: "~*", Op: true, Args: []catalog.Expr{&catalog.ColumnRef{Name: "s"}, &catalog.Const{Value: "'^AB'"}}}, map[string]val{"s": textVal("abc")}, "true"},
+		{&catalog.Func{Name: "!~", Op: true, Args: []catalog.Expr{&catalog.ColumnRef{Name: "s"}, &catalog.Const{Value: "'^AB'"}}}, map[string]val{"s": textVal("abc")}, "true"},
+		{&catalog.Compare{Op: "=", Left: &catalog.Func{Name: "%", Op: true, Args: []catalog.Expr{&catalog.ColumnRef{Name: "a"}, &catalog.Const{Value: "7"}}}, Right: &catalog.Const{Value: "3"}}, map[string]val{"a": num(10)}, "true"},
 		// NULL AND unknown is NULL or FALSE, never TRUE; NULL OR unknown never FALSE.
 		{&catalog.BoolTest{Test: "NOT TRUE", Arg: &catalog.And{Args: []catalog.Expr{
 			&catalog.Compare{Op: ">", Left: &catalog.ColumnRef{Name: "a"}, Right: &catalog.Const{Value: "0"}}, &catalog.Unknown{Text: "f(b)"}}}}, nil, "true"},
@@ -138,10 +141,28 @@ func TestEvalThreeValuedLogic(t *testing.T) {
 	}
 }
 
+// TestMatching: a short string each simple pattern matches; a negated
+// class gives a letter, not a control character; a variant changes the
+// first class's character; a length asked for grows the last repeat.
 func TestMatching(t *testing.T) {
-	for pattern, want := range map[string]string{`^[A-Z]{2}-\d+$`: "AA-0", `^(foo|bar)x?$`: "foo", `ab*c`: "ac"} {
-		if got, ok := matching(pattern); !ok || got != want {
-			t.Errorf("matching(%q) = %q, %v; want %q", pattern, got, ok, want)
+	for _, c := range []struct {
+		pattern         string
+		minLen, variant int
+		want            string
+	}{
+		{`^[A-Z]{2}-\d+$`, 0, 0, "AA-0"},
+		{`^(foo|bar)x?$`, 0, 0, "foo"},
+		{`ab*c`, 0, 0, "ac"},
+		{`^[^;=]+=[^;=]+$`, 0, 0, "a=a"},
+		{`^[a-zA-Z0-9\-~\._]+$`, 0, 1, "b"},
+		{`https?:\/\/*`, 0, 0, "http:/"},
+		{`^[A-Z]+$`, 5, 0, "AAAAA"},
+		{`^[a-z]+-[0-9]+$`, 6, 0, "a-0000"},
+		{`^[a-z]+-[0-9]+$`, 6, 1, "b-0000"},
+		{`^x{3}$`, 6, 0, "xxx"}, // no unbounded repeat: as short as it is
+	} {
+		if got, ok := matching(c.pattern, c.minLen, c.variant); !ok || got != c.want {
+			t.Errorf("matching(%q, %d, %d) = %q, %v; want %q", c.pattern, c.minLen, c.variant, got, ok, c.want)
 		}
 	}
 }
