@@ -371,6 +371,11 @@ type proofs struct {
 	// Differ lists the findings lint and inspect both reported whose
 	// verdicts differ.
 	Differ []string
+	// Unpaired lists the witnesses of findings only one of them reported
+	// (under another name, when replay could not follow a rename), with
+	// their verdicts: lint's and inspect's proofs compared where Differ
+	// cannot pair them.
+	Unpaired []string
 }
 
 func (s *score) proofs() proofs {
@@ -411,14 +416,26 @@ func (s *score) proofs() proofs {
 			live[f.Rule+" "+f.Object] = f.Proof.Verdict + ", fix " + f.Proof.Fix
 		}
 	}
+	linted := map[string]bool{}
 	for _, j := range s.Findings {
 		f := j.Finding
+		linted[f.Rule+" "+f.Object] = true
 		if f.Proof == nil {
 			continue
 		}
 		got, ok := live[f.Rule+" "+f.Object]
-		if want := f.Proof.Verdict + ", fix " + f.Proof.Fix; ok && got != want {
+		want := f.Proof.Verdict + ", fix " + f.Proof.Fix
+		switch {
+		case ok && got != want:
 			p.Differ = append(p.Differ, fmt.Sprintf("%s: lint %s, inspect %s", j, want, got))
+		case !ok:
+			p.Unpaired = append(p.Unpaired, fmt.Sprintf("only lint: %s: %s", j, want))
+		}
+	}
+	for _, f := range s.M.Inspect.Findings {
+		if f.Proof != nil && !linted[f.Rule+" "+f.Object] {
+			p.Unpaired = append(p.Unpaired, fmt.Sprintf("only inspect: %s: %s, fix %s",
+				judged{Source: "inspect", Finding: f}, f.Proof.Verdict, f.Proof.Fix))
 		}
 	}
 	return p

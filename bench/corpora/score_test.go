@@ -286,6 +286,10 @@ func TestProofsCountedBesideJudgments(t *testing.T) {
 	m.Lint.Findings[0].Proof = &proof{Verdict: "proven", Message: "proven: PostgreSQL 15.8 accepted both rows", Fix: "refused"}
 	m.Lint.Findings[1].Proof = &proof{Verdict: "refuted", Message: "refuted: PostgreSQL 15.8 refused the second row (23505 on tags_cover)"}
 	m.Inspect.Findings[0].Proof = &proof{Verdict: "not proven", Message: "not proven: CHECK x not modelled", Fix: "not run"}
+	// The same hole under the name PostgreSQL has after a rename replay
+	// could not follow: only inspect reports it, and its verdict is listed.
+	m.Inspect.Findings = append(m.Inspect.Findings, finding{Rule: "nullable-key", Severity: "warning", Object: "public.claims.claims_renamed_uq",
+		Columns: []string{"namespace"}, Proof: &proof{Verdict: "proven", Fix: "refused"}})
 	p := scoreCorpus(m, jf, comparableRules()).proofs()
 	if p.Witnesses != 2 || p.Proven != 1 || p.JudgedTrue != 2 || p.TrueProven != 1 || p.FixRefused != 1 {
 		t.Errorf("counts %+v", p)
@@ -296,9 +300,17 @@ func TestProofsCountedBesideJudgments(t *testing.T) {
 	if len(p.Differ) != 1 || !strings.Contains(p.Differ[0], "lint proven, fix refused, inspect not proven, fix not run") {
 		t.Errorf("differences %q", p.Differ)
 	}
+	wantUnpaired := []string{
+		"only lint: nullable-key warning public.tags.tags_scope_name_key (name) @ 2.sql:5: refuted, fix ",
+		"only inspect: nullable-key warning public.claims.claims_renamed_uq (namespace): proven, fix refused",
+	}
+	if strings.Join(p.Unpaired, "\n") != strings.Join(wantUnpaired, "\n") {
+		t.Errorf("unpaired %q, want %q", p.Unpaired, wantUnpaired)
+	}
 	var out strings.Builder
 	printProofs(&out, []*score{scoreCorpus(m, jf, comparableRules())})
-	for _, want := range []string{"| c | 2 | 1 | 1 | 0 | 2 | 1 | 1 | 0 |", "judged true: refuted: PostgreSQL 15.8 refused the second row"} {
+	for _, want := range []string{"| c | 2 | 1 | 1 | 0 | 2 | 1 | 1 | 0 |", "judged true: refuted: PostgreSQL 15.8 refused the second row",
+		"only lint or only inspect reported (compared by hand):\n\n- c: only lint: nullable-key"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

@@ -411,7 +411,7 @@ func printProofs(w io.Writer, scores []*score) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| corpus | witnesses | proven | refuted | not proven | judged true | judged true, proven | fix refused | fix accepted |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	var refuted, unproven, differ []string
+	var refuted, unproven, differ, unpaired []string
 	for _, s := range scores {
 		p := s.proofs()
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", s.M.Corpus.Name, p.Witnesses, p.Proven, len(p.Refuted),
@@ -425,12 +425,16 @@ func printProofs(w io.Writer, scores []*score) {
 		for _, d := range p.Differ {
 			differ = append(differ, "- "+s.M.Corpus.Name+": "+d)
 		}
+		for _, d := range p.Unpaired {
+			unpaired = append(unpaired, "- "+s.M.Corpus.Name+": "+d)
+		}
 	}
 	for _, part := range []struct {
 		title string
 		lines []string
 	}{{"Refuted (PostgreSQL refused the witness: a false alarm)", refuted}, {"Not proven", unproven},
-		{"lint and inspect proved differently", differ}} {
+		{"lint and inspect proved differently", differ},
+		{"Witnesses of findings only lint or only inspect reported (compared by hand)", unpaired}} {
 		fmt.Fprintf(w, "\n%s:\n\n", part.title)
 		if len(part.lines) == 0 {
 			fmt.Fprintln(w, "None.")

@@ -287,8 +287,13 @@ func runnableDefault(def string) bool {
 }
 
 // castRE is a trailing cast of a literal, as the server prints a default:
-// 'pending'::character varying, 0::bigint.
-var castRE = regexp.MustCompile(`^\(?(.*?)\)?(?:::[a-z ]+(?:\([0-9, ]+\))?(?:\[\])?)+$`)
+// 'pending'::character varying, 0::bigint, 'provider'::public.payment_type
+// (an enum or domain, schema-qualified, either name possibly quoted),
+// '2000-01-01'::timestamp(6) without time zone.
+var castRE = regexp.MustCompile(`^\(?(.*?)\)?(?:::` + typeNamePattern + `)+$`)
+
+// typeNamePattern is a type name as format_type prints it.
+const typeNamePattern = `(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")(?:\.(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"))?(?:\([0-9, ]+\)| [a-z]+)*(?:\[\])?`
 
 // defaultVal is what a row that leaves the column out gets, as far as the
 // evaluator can tell: the literal of a constant default, NULL without one,

@@ -24,11 +24,15 @@ const (
 // literal that writes it.
 type val struct {
 	null, unknown bool
-	kind          kind
-	n             float64
-	s             string
-	b             bool
-	sql           string
+	// notTrue and notFalse narrow an unknown boolean: "x AND y" with x
+	// NULL is NULL or FALSE whatever y is, so a WHERE drops the row even
+	// when y is not evaluated; "x OR y" with x NULL is never FALSE.
+	notTrue, notFalse bool
+	kind              kind
+	n                 float64
+	s                 string
+	b                 bool
+	sql               string
 }
 
 var (
@@ -73,7 +77,10 @@ func eval(e catalog.Expr, row env) val {
 		return junction(x.Args, true, row)
 	case *catalog.Not:
 		v := truth(eval(x.Arg, row))
-		if v.null || v.unknown {
+		if v.unknown {
+			return val{unknown: true, notTrue: v.notFalse, notFalse: v.notTrue}
+		}
+		if v.null {
 			return v
 		}
 		return boolVal(!v.b)
@@ -96,21 +103,32 @@ func eval(e catalog.Expr, row env) val {
 // junction is AND (decisive false) or OR (decisive true) in
 // three-valued logic: one decisive argument settles it, otherwise an
 // argument the evaluator does not know makes it unknown, and a NULL one
-// NULL.
+// NULL. Unknown beside NULL (or beside an unknown that is known not to be
+// the other value) is still known never to be the non-decisive value: an
+// AND is then not TRUE, an OR not FALSE.
 func junction(args []catalog.Expr, decisive bool, row env) val {
 	out := boolVal(!decisive)
+	unknown, undecided := false, false
 	for _, a := range args {
 		v := truth(eval(a, row))
 		switch {
 		case v.kind == boolean && v.b == decisive && !v.null && !v.unknown:
 			return boolVal(decisive)
 		case v.unknown:
-			out = unknownVal
-		case v.null && !out.unknown:
-			out = nullVal
+			unknown = true
+			if (!decisive && v.notTrue) || (decisive && v.notFalse) {
+				undecided = true
+			}
+		case v.null:
+			out, undecided = nullVal, true
 		}
 	}
-	return out
+	if !unknown {
+		return out
+	}
+	// undecided: some argument is never the non-decisive value, so neither
+	// is the whole.
+	return val{unknown: true, notTrue: undecided && !decisive, notFalse: undecided && decisive}
 }
 
 // truth is v read as a boolean: anything that is not one is unknown.
@@ -123,6 +141,12 @@ func truth(v val) val {
 
 func boolTest(v val, test string) val {
 	if v.unknown {
+		switch {
+		case v.notTrue && test == "TRUE", v.notFalse && test == "FALSE":
+			return falseVal
+		case v.notTrue && test == "NOT TRUE", v.notFalse && test == "NOT FALSE":
+			return trueVal
+		}
 		return unknownVal
 	}
 	switch test {
@@ -460,8 +484,22 @@ func call(f *catalog.Func, row env) val {
 }
 
 func operator(op string, a, b val) val {
-	if op == "||" && a.kind == text && b.kind == text {
-		return textVal(a.s + b.s)
+	if a.kind == text && b.kind == text {
+		switch op {
+		case "||":
+			return textVal(a.s + b.s)
+		case "~*", "!~", "!~*":
+			// The model keeps ~ as a comparison and these as operators.
+			pattern := b.s
+			if strings.HasSuffix(op, "*") {
+				pattern = "(?i)" + pattern
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return unknownVal
+			}
+			return boolVal(re.MatchString(a.s) != strings.HasPrefix(op, "!"))
+		}
 	}
 	if a.kind != number || b.kind != number {
 		return unknownVal
@@ -478,6 +516,11 @@ func operator(op string, a, b val) val {
 			return unknownVal
 		}
 		return numVal(a.n / b.n)
+	case "%":
+		if b.n == 0 || a.n != math.Trunc(a.n) || b.n != math.Trunc(b.n) {
+			return unknownVal
+		}
+		return numVal(math.Mod(a.n, b.n))
 	}
 	return unknownVal
 }

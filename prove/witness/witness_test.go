@@ -113,6 +113,18 @@ func TestEvalThreeValuedLogic(t *testing.T) {
 		{&catalog.Compare{Op: "=", Left: &catalog.Func{Name: "num_nonnulls", Args: []catalog.Expr{&catalog.ColumnRef{Name: "a"}, &catalog.ColumnRef{Name: "b"}}}, Right: &catalog.Const{Value: "1"}}, map[string]val{"a": num(1)}, "true"},
 		{&catalog.Compare{Op: "LIKE", Left: &catalog.ColumnRef{Name: "s"}, Right: &catalog.Const{Value: "'ab%'"}}, map[string]val{"s": textVal("abc")}, "true"},
 		{&catalog.BoolTest{Arg: &catalog.ColumnRef{Name: "flag"}, Test: "NOT TRUE"}, nil, "true"},
+		{&catalog.Func{Name: "~*", Op: true, Args: []catalog.Expr{&catalog.ColumnRef{Name: "s"}, &catalog.Const{Value: "'^AB'"}}}, map[string]val{"s": textVal("abc")}, "true"},
+		{&catalog.Func{Name: "!~", Op: true, Args: []catalog.Expr{&catalog.ColumnRef{Name: "s"}, &catalog.Const{Value: "'^AB'"}}}, map[string]val{"s": textVal("abc")}, "true"},
+		{&catalog.Compare{Op: "=", Left: &catalog.Func{Name: "%", Op: true, Args: []catalog.Expr{&catalog.ColumnRef{Name: "a"}, &catalog.Const{Value: "7"}}}, Right: &catalog.Const{Value: "3"}}, map[string]val{"a": num(10)}, "true"},
+		// NULL AND unknown is NULL or FALSE, never TRUE; NULL OR unknown never FALSE.
+		{&catalog.BoolTest{Test: "NOT TRUE", Arg: &catalog.And{Args: []catalog.Expr{
+			&catalog.Compare{Op: ">", Left: &catalog.ColumnRef{Name: "a"}, Right: &catalog.Const{Value: "0"}}, &catalog.Unknown{Text: "f(b)"}}}}, nil, "true"},
+		{&catalog.BoolTest{Test: "FALSE", Arg: &catalog.Or{Args: []catalog.Expr{
+			&catalog.ColumnRef{Name: "flag"}, &catalog.Unknown{Text: "f(b)"}}}}, nil, "false"},
+		{&catalog.BoolTest{Test: "TRUE", Arg: &catalog.Not{Arg: &catalog.Or{Args: []catalog.Expr{
+			&catalog.ColumnRef{Name: "flag"}, &catalog.Unknown{Text: "f(b)"}}}}}, nil, "false"},
+		{&catalog.BoolTest{Test: "NOT TRUE", Arg: &catalog.And{Args: []catalog.Expr{
+			&catalog.ColumnRef{Name: "flag"}, &catalog.Unknown{Text: "f(b)"}}}}, map[string]val{"flag": trueVal}, "unknown"},
 	}
 	for _, c := range cases {
 		v := eval(c.expr, row(c.row))
@@ -129,10 +141,28 @@ func TestEvalThreeValuedLogic(t *testing.T) {
 	}
 }
 
+// TestMatching: a short string each simple pattern matches; a negated
+// class gives a letter, not a control character; a variant changes the
+// first class's character; a length asked for grows the last repeat.
 func TestMatching(t *testing.T) {
-	for pattern, want := range map[string]string{`^[A-Z]{2}-\d+$`: "AA-0", `^(foo|bar)x?$`: "foo", `ab*c`: "ac"} {
-		if got, ok := matching(pattern); !ok || got != want {
-			t.Errorf("matching(%q) = %q, %v; want %q", pattern, got, ok, want)
+	for _, c := range []struct {
+		pattern         string
+		minLen, variant int
+		want            string
+	}{
+		{`^[A-Z]{2}-\d+$`, 0, 0, "AA-0"},
+		{`^(foo|bar)x?$`, 0, 0, "foo"},
+		{`ab*c`, 0, 0, "ac"},
+		{`^[^;=]+=[^;=]+$`, 0, 0, "a=a"},
+		{`^[a-zA-Z0-9\-~\._]+$`, 0, 1, "b"},
+		{`https?:\/\/*`, 0, 0, "http:/"},
+		{`^[A-Z]+$`, 5, 0, "AAAAA"},
+		{`^[a-z]+-[0-9]+$`, 6, 0, "a-0000"},
+		{`^[a-z]+-[0-9]+$`, 6, 1, "b-0000"},
+		{`^x{3}$`, 6, 0, "xxx"}, // no unbounded repeat: as short as it is
+	} {
+		if got, ok := matching(c.pattern, c.minLen, c.variant); !ok || got != c.want {
+			t.Errorf("matching(%q, %d, %d) = %q, %v; want %q", c.pattern, c.minLen, c.variant, got, ok, c.want)
 		}
 	}
 }
@@ -154,5 +184,54 @@ func TestFixWithoutConcurrently(t *testing.T) {
 	}
 	if got := fixKeyColumns([]audit.Fix{{SQL: `CREATE UNIQUE INDEX CONCURRENTLY x ON t (a, "Mixed", lower(e)) WHERE b IS NULL;`}}); strings.Join(got, ",") != "a,Mixed" {
 		t.Errorf("fix key columns %q", got)
+	}
+}
+
+// TestPredicatePartlyUnread: a predicate the evaluator reads only in part
+// still keeps the rows inside it. "status IN (...) AND f(code)" with
+// status NULL is NULL or FALSE whatever f says, so status gets one of its
+// listed values, and a default written as a cast to a schema-qualified
+// enum is read as its label.
+func TestPredicatePartlyUnread(t *testing.T) {
+	cat := replay(t, `
+CREATE TYPE public.lane AS ENUM ('fast', 'slow');
+CREATE TABLE tickets (
+    id bigserial PRIMARY KEY,
+    holder_type text NOT NULL,
+    holder_id bigint,
+    status text,
+    lane public.lane DEFAULT 'slow'::public.lane NOT NULL,
+    code text NOT NULL
+);
+CREATE UNIQUE INDEX tickets_holder ON tickets (holder_type, holder_id)
+    WHERE status IN ('open', 'held') AND lane = 'slow'::public.lane AND starts_well(code);
+`)
+	w := Build(cat, holeIn(t, cat, "tickets", "tickets_holder", "holder_id"))
+	if w.NotBuilt != "" {
+		t.Fatal(w.NotBuilt)
+	}
+	want := "INSERT INTO tickets (holder_type, holder_id, status, code)\nVALUES ('a', NULL, 'open', 'a');"
+	if len(w.Rows) != 2 || w.Rows[0] != want {
+		t.Errorf("rows %q, want the first\n%s", w.Rows, want)
+	}
+}
+
+// TestDefaultLiterals: a default pg_dump prints as a cast literal is read
+// as its value, whatever the type's name looks like.
+func TestDefaultLiterals(t *testing.T) {
+	for _, c := range []struct{ def, base, want string }{
+		{"'provider'::public.payment_type", "text", "'provider'"},
+		{`'x'::"My Schema"."Kind"`, "text", "'x'"},
+		{"'Invoice'::character varying", "text", "'Invoice'"},
+		{"'2000-01-01 00:00:00'::timestamp(6) without time zone", "timestamp without time zone", "'2000-01-01 00:00:00'"},
+		{"0::bigint", "bigint", "0"},
+		{"'{}'::text[]", "text", "'{}'"},
+		{"gen_random_uuid()", "uuid", "DEFAULT"},
+		{"('now'::text)::date", "date", "DEFAULT"},
+		{"(now() AT TIME ZONE 'utc'::text)", "timestamp without time zone", "DEFAULT"},
+	} {
+		if got := defaultVal(c.def, colType{base: c.base}).sql; got != c.want {
+			t.Errorf("defaultVal(%s) = %s, want %s", c.def, got, c.want)
+		}
 	}
 }
