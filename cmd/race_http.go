@@ -39,13 +39,15 @@ type raceHTTPOptions struct {
 	dsn      string
 	effURL   string
 	effCmd   string
-	marker   string
-	noCalib  bool
-	secrets  []string
-	conform  bool
-	profile  string
-	failData string
-	timeline string
+	// effParams are --effect-sql's parameters in order (default {{key}}).
+	effParams []string
+	marker    string
+	noCalib   bool
+	secrets   []string
+	conform   bool
+	profile   string
+	failData  string
+	timeline  string
 }
 
 func newRaceHTTPCmd(s *Streams) *cobra.Command {
@@ -103,15 +105,16 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
 	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
 	f.BoolVar(&o.oneCPU, "one-cpu", true, "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux)")
-	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
-	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on each request from its release, and on each oracle call (--effect-sql, --effect-url, --effect-cmd)")
+	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run: the oracle's connection, the calibration, the rounds and the conformance checks")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
-	f.DurationVar(&o.settle, "settle", 100*time.Millisecond, "how long the withheld requests settle on the wire before the release")
+	f.DurationVar(&o.settle, "settle", 100*time.Millisecond, "how long the withheld requests settle on the wire before the release, and how long after a round's last answer an oracle's count is read")
 	f.BoolVar(&o.insecure, "insecure", false, "accept a self-signed TLS certificate")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	f.StringVar(&o.win, "win", "2xx", "statuses that mean the request performed the effect")
 	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
-	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1, run before and after each round (needs --dsn)")
+	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn)")
+	f.StringArrayVar(&o.effParams, "effect-param", nil, "a parameter of --effect-sql, in order ($1, $2, ...): a template such as '{{uuid}}', bound as a value (repeatable; default one, '{{key}}')")
 	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
 	f.StringVar(&o.effURL, "effect-url", "", "URL counting the effect for {{key}}: GET, a bare integer back")
 	f.StringVar(&o.effCmd, "effect-cmd", "", "command counting the effect: 'CMD ARGS...', split into words without a shell; the key is its last argument and in IDEMCHECK_KEY")
@@ -133,6 +136,10 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if err := o.out.validate(); err != nil {
 		return err
 	}
+	// --deadline bounds the whole run: the oracle's connection, the race
+	// and the conformance checks.
+	ctx, cancel := context.WithTimeout(ctx, o.deadline)
+	defer cancel()
 	p, err := o.probe(s, url)
 	if err != nil {
 		return err
@@ -229,6 +236,9 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	if oracles > 1 {
 		return p, usageError("give one effect oracle: --effect-sql, --effect-url or --effect-cmd")
 	}
+	if len(o.effParams) > 0 && o.effect == "" {
+		return p, usageError("--effect-param binds the parameters of --effect-sql, which was not given")
+	}
 	if p.Marker, err = racetest.ParseReplayMarker(o.marker); err != nil {
 		return p, usageError("%v", err)
 	}
@@ -248,7 +258,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 func (o *raceHTTPOptions) oracle(ctx context.Context, p *httprace.Probe) (func(), error) {
 	switch {
 	case o.effect != "":
-		eff, err := sqlrace.NewEffect(ctx, o.dsn, o.effect)
+		eff, err := sqlrace.NewEffect(ctx, o.dsn, o.effect, o.effParams, o.timeout)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}

@@ -21,8 +21,14 @@ type Calibration struct {
 	Effects *int `json:"effects,omitempty"`
 	// RefusedWith is the status that refused the retry (SigRefuses).
 	RefusedWith int `json:"-"`
-	marker      ReplayMarker
-	oracle      string
+	// Values are what the calibration's request rendered with, so that
+	// its effect can be counted again.
+	Values RoundValues `json:"-"`
+	marker ReplayMarker
+	oracle string
+	// what Judge was given, for SetEffects
+	cl           Classifier
+	first, retry Response
 }
 
 // Exchange is one request and its response as shown to people, with
@@ -94,7 +100,7 @@ func (cl Classifier) UnmarkedWin(r Response, m ReplayMarker) bool {
 // and replay marker; oracle names the count in c.Effects when an effect
 // oracle counted.
 func (c *Calibration) Judge(cl Classifier, m ReplayMarker, oracle string, first, retry Response) {
-	c.marker, c.oracle = m, oracle
+	c.marker, c.oracle, c.cl, c.first, c.retry = m, oracle, cl, first, retry
 	switch {
 	case !cl.UnmarkedWin(first, m):
 		c.Signature = SigUnknown
@@ -127,6 +133,14 @@ func (c *Calibration) Judge(cl Classifier, m ReplayMarker, oracle string, first,
 	default:
 		c.Sentence += fmt.Sprintf("; %s was %d for the two requests", oracle, n)
 	}
+}
+
+// SetEffects replaces the oracle's count (read again later, when a
+// request may have performed its effect after the first count) and judges
+// the calibration again.
+func (c *Calibration) SetEffects(n int) {
+	c.Effects = &n
+	c.Judge(c.cl, c.marker, c.oracle, c.first, c.retry)
 }
 
 // SkippedCalibration is what --no-calibrate leaves in the result.

@@ -123,11 +123,17 @@ func (c Classifier) Classify(r Response, replayed bool) (OutcomeKind, string) {
 	return Error, fmt.Sprintf("unexpected status %d (neither --win nor --refuse)", r.Status)
 }
 
+// IsTimeout reports whether err is a deadline that passed: a connection's,
+// or a context's.
+func IsTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
+}
+
 // describeErr names a transport failure the way a person would.
 func describeErr(err error) string {
-	var ne net.Error
 	switch {
-	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+	case IsTimeout(err):
 		return "timeout"
 	case errors.Is(err, syscall.ECONNRESET):
 		return "connection reset"

@@ -36,6 +36,27 @@ func CheckLimits(n, rounds int, force bool) error {
 // the caller reports them as "could not run", not as a verdict.
 var ErrNoConnection = errors.New("no connection")
 
+// StopError ends a run without a verdict of its own: the target stopped
+// answering (no request of a round, or of the calibration, got an answer
+// within the timeout) or an effect oracle failed or stopped answering. It
+// names the phase and how long the probe waited before it gave up. The
+// caller reports it as an error (exit 2), never as inconclusive: nothing
+// about the gate was learnt.
+type StopError struct {
+	// Phase is what was waited for: "the --effect-url count after round 3",
+	// "round 2", "the calibration retry".
+	Phase string
+	// Elapsed is how long the phase ran before it failed.
+	Elapsed time.Duration
+	Err     error
+}
+
+func (e *StopError) Error() string {
+	return fmt.Sprintf("%s: %v (after %s)", e.Phase, e.Err, fmtDuration(e.Elapsed))
+}
+
+func (e *StopError) Unwrap() error { return e.Err }
+
 // A Prober fires the rounds of one kind of probe (HTTP, SQL). RunRounds
 // drives it; the prober owns its connections and what it learnt before the
 // first round.
@@ -48,10 +69,12 @@ type Prober interface {
 
 // RunRounds is the rounds loop every probe shares. It fires rounds 1 to
 // rounds of p into res until ctx ends (the run's deadline, given for the
-// warning), then judges them. It returns an error only when the first
-// round failed: the probe could not run at all. A later round that fails
-// as a whole ends the run with that round recorded as errors, so the run is
-// inconclusive unless an earlier round already broke.
+// warning), then judges them. It returns an error when the first round
+// failed (the probe could not run at all), and when a later one stopped
+// with a StopError and no earlier round already showed the gate broken. A
+// later round that fails as a whole otherwise ends the run with that round
+// recorded as errors, so the run is inconclusive unless an earlier round
+// already broke.
 func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration) error {
 	for i := 1; i <= rounds; i++ {
 		if ctx.Err() != nil {
@@ -64,6 +87,15 @@ func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline 
 				return err
 			}
 			res.Rounds = append(res.Rounds, failedRound(i, res.N, err))
+			var stop *StopError
+			if errors.As(err, &stop) {
+				// A broken round already seen stays the verdict; the
+				// failure is said beside it.
+				if v := Judge(res.Rounds, res.Calibration); v.Status != Broken {
+					return err
+				}
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the run stopped after round %d: %v", i-1, err))
+			}
 			break
 		}
 		res.Warnings = appendOnce(res.Warnings, warn...)

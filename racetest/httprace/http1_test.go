@@ -3,6 +3,7 @@ package httprace
 import (
 	"bufio"
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -184,9 +185,11 @@ func TestReplayHeaderIsNotAWin(t *testing.T) {
 	}
 }
 
-// TestStalledServerIsInconclusive: a server that accepts and never answers
-// must end the run with an inconclusive verdict, not hang.
-func TestStalledServerIsInconclusive(t *testing.T) {
+// TestStalledServerStopsTheRun: a server that accepts and never answers
+// ends the run within the timeout, with an error naming the phase that
+// waited (the calibration's first request, or round 1 without one) and
+// for how long; it is no verdict, since nothing about the gate was learnt.
+func TestStalledServerStopsTheRun(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -214,15 +217,25 @@ func TestStalledServerIsInconclusive(t *testing.T) {
 			c.Close()
 		}
 	}()
-	p := quick("http://" + ln.Addr().String() + "/claims")
-	p.Timeout = 200 * time.Millisecond
-	p.Deadline = time.Second
-	res := run(t, p)
-	if res.Verdict.Status != racetest.Inconclusive || !strings.Contains(res.Verdict.Sentence, "timeout") {
-		t.Fatalf("verdict %s (%s), want inconclusive with timeouts", res.Verdict.Status, res.Verdict.Sentence)
-	}
-	if len(res.Rounds) == 30 {
-		t.Errorf("all 30 rounds ran although the deadline should have cut the run short")
+	for _, calibrate := range []bool{true, false} {
+		p := quick("http://" + ln.Addr().String() + "/claims")
+		p.Timeout = 200 * time.Millisecond
+		p.Deadline = 5 * time.Second
+		p.NoCalibrate = !calibrate
+		start := time.Now()
+		res, err := Run(context.Background(), p)
+		took := time.Since(start)
+		var stop *racetest.StopError
+		if !errors.As(err, &stop) {
+			t.Fatalf("calibrate %v: Run returned %v (result %+v), want a StopError", calibrate, err, res)
+		}
+		want := "the calibration's first request"
+		if !calibrate {
+			want = "round 1"
+		}
+		if stop.Phase != want || stop.Elapsed < p.Timeout*9/10 || !strings.Contains(err.Error(), "no") || took > p.Timeout+time.Second {
+			t.Errorf("calibrate %v: %v after %s, want phase %q after about %s", calibrate, err, took, want, p.Timeout)
+		}
 	}
 }
 

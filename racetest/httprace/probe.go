@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -221,14 +222,103 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	}
 	if p.NoCalibrate {
 		res.Calibration = racetest.SkippedCalibration()
-	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
-		return nil, err
 	}
-	run := &httpRun{p: &p, sync: sync, cal: res.Calibration, oracle: res.Oracle}
+	run := &httpRun{p: &p, sync: sync, oracle: res.Oracle, counts: map[int]roundCount{}}
+	if !p.NoCalibrate {
+		var rc roundCount
+		if res.Calibration, rc, err = calibrate(ctx, &p, sync); err != nil {
+			return nil, err
+		}
+		run.counts[calibrationIndex] = rc
+	}
+	run.cal = res.Calibration
 	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
 		return nil, err
 	}
+	if p.Effect != nil {
+		if err := run.recount(ctx, res); err != nil {
+			if res.Verdict.Status != racetest.Broken {
+				return nil, err
+			}
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+	}
 	return res, nil
+}
+
+// calibrationIndex keys the calibration's count in httpRun.counts.
+const calibrationIndex = 0
+
+// recount reads the oracle again for every round (and the calibration)
+// in which a request failed or timed out, once --timeout has passed since
+// the last of them ended: the probe gave up on such a request, but the
+// server may still have performed its effect after the count was read (a
+// late duplicate). A count that rose decides its round, and the run is
+// judged again. When the run's deadline comes first, the counts read after
+// --settle stand and a warning says so.
+func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
+	var pending []int
+	var last time.Time
+	for i, rc := range r.counts {
+		if rc.unknown {
+			pending = append(pending, i)
+			if rc.ended.After(last) {
+				last = rc.ended
+			}
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	slices.Sort(pending)
+	if !sleepCtx(ctx, time.Until(last.Add(r.p.Timeout))) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run's deadline passed before the rounds with a failed or timed-out request could be counted again; "+
+			"their counts were read --settle (%s) after they ended, and a late effect would have been missed", r.p.Settle))
+		return nil
+	}
+	rose := 0
+	for _, i := range pending {
+		rc := r.counts[i]
+		if i == calibrationIndex {
+			cal := res.Calibration
+			after, err := r.p.countEffects(ctx, cal.Values, "when the calibration was counted again")
+			if err != nil {
+				return err
+			}
+			if n := int(after - rc.before); cal.Effects != nil && n > *cal.Effects {
+				cal.SetEffects(n)
+				rose++
+			}
+			continue
+		}
+		round := res.Round(i)
+		if round == nil || round.Effects == nil {
+			continue
+		}
+		after, err := r.p.countEffects(ctx, round.Values, fmt.Sprintf("when round %d was counted again", i))
+		if err != nil {
+			return err
+		}
+		if n := int(after - rc.before); n > *round.Effects {
+			was := *round.Effects
+			round.Effects = &n
+			round.Resolve(r.cal, r.oracle)
+			round.Evidence += fmt.Sprintf(" (%d when read --settle after the round: a request that failed or timed out performed the effect later)", was)
+			rose++
+		}
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("%s a request that failed or timed out; the oracle counted again --timeout (%s) after the last of them ended, and %d count(s) rose",
+		plural(len(pending), "round had", "rounds had"), r.p.Timeout, rose))
+	res.Verdict = racetest.Judge(res.Rounds, res.Calibration)
+	return nil
+}
+
+// plural picks the singular or plural phrase for n, with n before it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // httpRun is the HTTP probe's Prober: the settings, the protocol chosen
@@ -238,29 +328,49 @@ type httpRun struct {
 	sync   string
 	cal    *racetest.Calibration
 	oracle string
+	// counts are the oracle's readings of each round (by index), kept for
+	// the recount of rounds whose requests did not all answer.
+	counts map[int]roundCount
 }
 
 // Round fires one burst and resolves its successes on the evidence.
 func (r *httpRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
-	round, warn, err := runRound(ctx, r.p, r.sync, i)
+	round, rc, warn, err := runRound(ctx, r.p, r.sync, i)
 	if err == nil {
 		round.Resolve(r.cal, r.oracle)
+		if r.counts == nil {
+			r.counts = map[int]roundCount{}
+		}
+		r.counts[i] = rc
 	}
 	return round, warn, err
 }
 
+// roundCount is what the oracle read around one round.
+type roundCount struct {
+	before int64
+	// unknown is set when a request of the round failed or timed out: it
+	// may have performed the effect after the count was read.
+	unknown bool
+	// ended is when the round's last request settled.
+	ended time.Time
+}
+
 // runRound renders the request, counts the effect around the burst and
-// classifies what came back.
-func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, []string, error) {
+// classifies what came back. With an oracle the count is read once every
+// request has settled (answered, failed or timed out) and --settle more
+// has passed, for effects that land after their answer.
+func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, roundCount, []string, error) {
+	var rc roundCount
 	vals := p.values(p.RunID, i)
 	req, err := renderRequest(p, vals)
 	if err != nil {
-		return racetest.Round{}, nil, err
+		return racetest.Round{}, rc, nil, err
 	}
-	var before int64
+	phase := fmt.Sprintf("round %d", i)
 	if p.Effect != nil {
-		if before, err = p.Effect.Count(ctx, vals); err != nil {
-			return racetest.Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
+		if rc.before, err = p.countEffects(ctx, vals, "before "+phase); err != nil {
+			return racetest.Round{}, rc, nil, err
 		}
 	}
 	var b burst
@@ -271,8 +381,9 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		b, err = burstH1(ctx, p, req, i)
 	}
 	if err != nil {
-		return racetest.Round{}, warn, err
+		return racetest.Round{}, rc, warn, err
 	}
+	rc.ended = time.Now()
 	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released)}
 	for k, r := range b.responses {
 		replayed := p.Marker.Marks(r.Header)
@@ -282,19 +393,46 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		if k < len(b.released) && !b.released[k].IsZero() {
 			o.Released = b.released[k].Sub(round.Start)
 		}
+		rc.unknown = rc.unknown || kind == racetest.Error
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
 	if p.Effect != nil {
-		after, err := p.Effect.Count(ctx, vals)
+		sleepCtx(ctx, p.Settle)
+		after, err := p.countEffects(ctx, vals, "after "+phase)
 		if err != nil {
-			return racetest.Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
+			return racetest.Round{}, rc, warn, err
 		}
-		n := int(after - before)
+		n := int(after - rc.before)
 		round.Effects = &n
 	}
+	// A round in which no request got any answer says nothing about the
+	// gate, only that the target stopped answering; unless the oracle
+	// already counted two effects, which is the gate broken.
+	if stalled(b.responses) && !runOver(ctx) && (round.Effects == nil || *round.Effects <= 1) {
+		return racetest.Round{}, rc, warn, &racetest.StopError{Phase: phase, Elapsed: time.Since(round.Start),
+			Err: fmt.Errorf("no request got an answer within --timeout %s: the target stopped answering", p.Timeout)}
+	}
 	round.TooWide = p.Window > 0 && round.Spread() > p.Window
-	return round, warn, nil
+	return round, rc, warn, nil
+}
+
+// runOver reports whether the run's deadline has passed: what failed then
+// was cut short by --deadline, not left unanswered by the target.
+func runOver(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+}
+
+// stalled reports whether every response is a timeout before a single
+// byte of status: the target answered nothing at all.
+func stalled(rs []racetest.Response) bool {
+	for _, r := range rs {
+		if r.Err == nil || r.Status != 0 || !racetest.IsTimeout(r.Err) {
+			return false
+		}
+	}
+	return len(rs) > 0
 }
 
 // burst is what one synchronised release produced, indexed by request.
