@@ -35,6 +35,8 @@ type raceHTTPOptions struct {
 	force    bool
 	win      string
 	refuse   string
+	inFlight string
+	sameKey  bool
 	effect   string
 	dsn      string
 	effURL   string
@@ -42,12 +44,14 @@ type raceHTTPOptions struct {
 	// effParams are --effect-sql's parameters in order (default {{key}}).
 	effParams []string
 	marker    string
-	noCalib   bool
-	secrets   []string
-	conform   bool
-	profile   string
-	failData  string
-	timeline  string
+	// markerGiven is set when --replay-header was given.
+	markerGiven bool
+	noCalib     bool
+	secrets     []string
+	conform     bool
+	profile     string
+	failData    string
+	timeline    string
 }
 
 func newRaceHTTPCmd(s *Streams) *cobra.Command {
@@ -92,6 +96,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-cmd './count-charges --db staging' URL`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			o.markerGiven = c.Flags().Changed("replay-header")
 			return runRaceHTTP(c.Context(), s, o, args[0])
 		},
 	}
@@ -113,12 +118,14 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	f.StringVar(&o.win, "win", "2xx", "statuses that mean the request performed the effect")
 	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
+	f.StringVar(&o.inFlight, "in-flight", "202", "statuses that accepted the request for later without performing it yet, an outcome of their own (none for no such class); --win overrides it only by naming the status itself")
+	f.BoolVar(&o.sameKey, "same-key", false, "send one key in every round on purpose: round 1 races it, later rounds retry it after it finished (without it, rounds that would send identical requests are a usage error)")
 	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn)")
 	f.StringArrayVar(&o.effParams, "effect-param", nil, "a parameter of --effect-sql, in order ($1, $2, ...): a template such as '{{uuid}}', bound as a value (repeatable; default one, '{{key}}')")
 	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
 	f.StringVar(&o.effURL, "effect-url", "", "URL counting the effect for {{key}}: GET, a bare integer back")
 	f.StringVar(&o.effCmd, "effect-cmd", "", "command counting the effect: 'CMD ARGS...', split into words without a shell; the key is its last argument and in IDEMCHECK_KEY")
-	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'")
+	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'; given, it is evidence: an unmarked success beside a win is a second win")
 	f.BoolVar(&o.noCalib, "no-calibrate", false, "skip the calibration (a key sent twice in sequence before the first round)")
 	f.StringArrayVar(&o.secrets, "secret-header", nil, "a header to redact wherever requests are shown (repeatable; Authorization, Cookie and Set-Cookie always are)")
 	f.BoolVar(&o.conform, "conformance", false, "also run the five sequential conformance checks")
@@ -126,6 +133,12 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
 	f.StringVar(&o.timeline, "timeline", "", "write a picture of the rounds to FILE (SVG): release, arrival and response per request, coloured by outcome")
 	o.out.bind(c)
+	completeWords(c, "in-flight", []string{"202", "none"})
+	completeWords(c, "effect-param", []string{"{{key}}", "{{uuid}}", "{{round}}"})
+	completeWords(c, "sync", []string{httprace.SyncAuto, httprace.SyncH1, httprace.SyncH2})
+	completeWords(c, "split", []string{httprace.SplitHeaders, httprace.SplitLastByte})
+	completeWords(c, "release", []string{httprace.ReleaseAuto, httprace.ReleaseSpin, httprace.ReleaseParked, httprace.ReleaseThread, httprace.ReleaseWake})
+	completeWords(c, "profile", []string{"ietf", "stripe", "custom"})
 	return c
 }
 
@@ -221,6 +234,12 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	if p.Classifier.Refuse, err = racetest.ParseStatusSet(o.refuse); err != nil {
 		return p, usageError("--refuse: %v", err)
 	}
+	if o.inFlight == "none" {
+		p.Classifier.InFlight = racetest.StatusSet{}
+	} else if p.Classifier.InFlight, err = racetest.ParseStatusSet(o.inFlight); err != nil {
+		return p, usageError("--in-flight: %v", err)
+	}
+	p.SameKey = o.sameKey
 	if o.effect != "" && o.dsn == "" {
 		o.dsn = raceGetenv(s, "DATABASE_URL")
 		if o.dsn == "" {
@@ -242,6 +261,8 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	if p.Marker, err = racetest.ParseReplayMarker(o.marker); err != nil {
 		return p, usageError("%v", err)
 	}
+	// A marker the user named is evidence of its own (docs/race.md).
+	p.Marker.Declared = o.markerGiven
 	p.NoCalibrate, p.Secrets = o.noCalib, o.secrets
 	if o.settle <= 0 {
 		return p, usageError("--settle %s: want a positive duration", o.settle)

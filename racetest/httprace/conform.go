@@ -94,7 +94,7 @@ func (c *conformer) send(ctx context.Context, v racetest.RoundValues, body *stri
 		}
 		r.header = kept
 	}
-	resp, err := sendOne(ctx, &c.p, c.sync, r)
+	resp, _, err := sendOne(ctx, &c.p, c.sync, r, 0)
 	if err != nil {
 		resp = racetest.Response{Err: err}
 	}

@@ -92,7 +92,9 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 		}
 		return b, warn, nil
 	}
-	readH2Responses(c, fr, &b, end)
+	// Times are taken from the start of the release write, so that a
+	// preemption between the write and the clock cannot shorten them.
+	readH2Responses(c, fr, &b, start)
 	return b, warn, nil
 }
 
@@ -331,7 +333,7 @@ func writeData(fr *http2.Framer, id uint32, data []byte, end bool, maxFrame uint
 }
 
 // readH2Responses reads frames until every stream ended, failed or the
-// connection's deadline passed. released is when the release write ended.
+// connection's deadline passed. released is when the release write began.
 func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time) {
 	done := make([]bool, len(b.responses))
 	left := len(done)

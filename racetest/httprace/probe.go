@@ -1,7 +1,9 @@
 package httprace
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -101,6 +103,12 @@ type Probe struct {
 	// by) the round's random UUID instead of idemcheck-RUN-ROUND, for
 	// servers that insist on UUID keys and uuid columns that store them.
 	UUIDKeys bool
+	// SameKey sends one key in every round, on purpose: round 1 races it
+	// and every later round retries it after it finished (a win there ran
+	// the effect again). Without it, a request that would be the same in
+	// every round (no {{key}}, {{uuid}} or {{round}} anywhere, or a Build
+	// that ignores its key) is refused before anything is sent.
+	SameKey bool
 	// Build, when set, makes every request (the rounds', the
 	// calibration's, the conformance checks') from its round's values
 	// instead of rendering Method, URL, Header and Body: a Go caller
@@ -144,6 +152,9 @@ func (p *Probe) Defaults() {
 	if p.Classifier.Refuse == nil {
 		p.Classifier.Refuse = racetest.DefaultClassifier().Refuse
 	}
+	if p.Classifier.InFlight == nil {
+		p.Classifier.InFlight = racetest.DefaultClassifier().InFlight
+	}
 	if p.Marker.Name == "" {
 		p.Marker = racetest.DefaultReplayMarker()
 	}
@@ -176,7 +187,54 @@ func (p *Probe) Validate() error {
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
 	}
+	identical, err := p.roundsIdentical()
+	if err != nil {
+		return err
+	}
+	if identical && !p.SameKey {
+		if p.Build != nil {
+			return fmt.Errorf("%w: the request builder makes the same request for every key, so only round 1 would race a fresh key "+
+				"and every later round would retry a finished one; put the key where the server reads it, or race one key on purpose (SameKey)", ErrIdenticalRounds)
+		}
+		return fmt.Errorf("%w: no {{key}}, {{uuid}} or {{round}} in the URL, the headers or the body, so only round 1 would race a fresh key "+
+			"and every later round would retry a finished one; put {{key}} where the server reads its key (for example -H 'Idempotency-Key: {{key}}'), "+
+			"or pass --same-key to race one key on purpose", ErrIdenticalRounds)
+	}
 	return nil
+}
+
+// ErrIdenticalRounds is Validate's error for a run whose rounds would all
+// send the same request without SameKey: a forgotten {{key}}.
+var ErrIdenticalRounds = errors.New("the requests of every round would be identical")
+
+// roundsIdentical reports whether two rounds' requests come out the same:
+// nothing in them varies with the round's values.
+func (p *Probe) roundsIdentical() (bool, error) {
+	if p.Build == nil {
+		for _, t := range append([]racetest.Template{p.URL, p.Body}, headerValues(p.Header)...) {
+			if t.Varies() {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	a, err := renderRequest(p, p.values("check", 1))
+	if err != nil {
+		return false, err
+	}
+	b, err := renderRequest(p, p.values("check", 2))
+	if err != nil {
+		return false, err
+	}
+	return a.method == b.method && a.target == b.target && bytes.Equal(a.body, b.body) && slices.Equal(a.header, b.header), nil
+}
+
+func headerValues(hs []Header) []racetest.Template {
+	var ts []racetest.Template
+	for _, h := range hs {
+		ts = append(ts, racetest.Template(h.Name), h.Value)
+	}
+	return ts
 }
 
 // Run probes the target for p.Rounds rounds, or until the deadline, and
@@ -190,7 +248,10 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
 
-	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window, SameKey: p.SameKey}
+	if p.Marker.Declared {
+		res.Marker = p.Marker.String()
+	}
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
@@ -220,11 +281,18 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.Effect != nil {
 		res.Oracle = p.Effect.Evidence()
 	}
-	if p.NoCalibrate {
-		res.Calibration = racetest.SkippedCalibration()
+	identical, _ := p.roundsIdentical() // Validate built both already
+	switch {
+	case p.NoCalibrate:
+		res.Calibration = racetest.SkippedCalibration(p.Marker)
+	case p.SameKey && identical:
+		// The calibration needs a key of its own; here it would finish
+		// round 1's key before round 1 raced it.
+		res.Calibration = racetest.SkippedCalibration(p.Marker)
+		res.Calibration.Sentence = "not run: with --same-key and a request that is the same for every key, the calibration's request would be round 1's"
 	}
 	run := &httpRun{p: &p, sync: sync, oracle: res.Oracle, counts: map[int]roundCount{}}
-	if !p.NoCalibrate {
+	if res.Calibration == nil {
 		var rc roundCount
 		if res.Calibration, rc, err = calibrate(ctx, &p, sync); err != nil {
 			return nil, err
@@ -299,6 +367,15 @@ func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
 		if err != nil {
 			return err
 		}
+		if r.p.SameKey {
+			// Every round counts one key: what the later rounds counted
+			// is theirs.
+			for k := range res.Rounds {
+				if later := &res.Rounds[k]; later.Index > i && later.Effects != nil {
+					after -= int64(*later.Effects)
+				}
+			}
+		}
 		if n := int(after - rc.before); n > *round.Effects {
 			was := *round.Effects
 			round.Effects = &n
@@ -363,6 +440,9 @@ type roundCount struct {
 func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, roundCount, []string, error) {
 	var rc roundCount
 	vals := p.values(p.RunID, i)
+	if p.SameKey {
+		vals = p.values(p.RunID, 1) // one key, hence one request, for every round
+	}
 	req, err := renderRequest(p, vals)
 	if err != nil {
 		return racetest.Round{}, rc, nil, err
@@ -384,7 +464,7 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		return racetest.Round{}, rc, warn, err
 	}
 	rc.ended = time.Now()
-	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released)}
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released), Retry: p.SameKey && i > 1}
 	for k, r := range b.responses {
 		replayed := p.Marker.Marks(r.Header)
 		kind, msg := p.Classifier.Classify(r, replayed)
