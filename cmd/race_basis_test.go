@@ -62,8 +62,8 @@ func TestRaceHTTPInFlightIsNotAWin(t *testing.T) {
 	g := &groundtruth.Sound{Replay: groundtruth.Accepted}
 	srv := startTarget(t, g, g)
 	for _, oracle := range [][]string{nil, {"--effect-url", srv.EffectsURL}} {
-		code, out, errs := runCmd(t, append([]string{"race", "http", "-H", keyFlag, "--rounds", "10", "--settle", "5ms", "-v", srv.URL}, oracle...)...)
-		if code != ExitOK || !strings.Contains(out, "1 in flight") || !strings.Contains(out, "HOLDS: the gate held") || strings.Contains(out, "failed") {
+		code, out, errs := runCmd(t, append([]string{"race", "http", "-H", keyFlag, "--rounds", "10", "--settle", "5ms", "--timeout", "1s", "-v", srv.URL}, oracle...)...)
+		if code != ExitOK || !strings.Contains(out, "1 in flight") || !strings.Contains(out, "HOLDS: the gate held") || strings.Contains(out, "202 failed") || strings.Contains(out, "202s failed") {
 			t.Errorf("oracle %v: exit %d, want 0 with the 202s in flight:\n%s%s", oracle, code, out, errs)
 		}
 	}

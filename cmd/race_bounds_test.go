@@ -178,3 +178,24 @@ func TestRaceHTTPDeadlineBoundsTheOracleConnection(t *testing.T) {
 		t.Errorf("exit %d after %s, want 2 within the 1s deadline plus a second:\n%s%s", code, took, out, errs)
 	}
 }
+
+// TestRaceHTTPAcceptedWorkIsCountedAgain: a gate whose duplicate answers
+// 202 {"status":"processing"} and performs the effect 200 ms later anyway
+// is BROKEN with an oracle (its round is counted again --timeout after it
+// ended, --settle being too short for it); by its responses it holds, and
+// the assumption it holds on says what it cannot see.
+func TestRaceHTTPAcceptedWorkIsCountedAgain(t *testing.T) {
+	noLeaks(t)
+	g := &groundtruth.LateDuplicate{Late: groundtruth.AcceptsThenPerforms}
+	srv := startTarget(t, g, g)
+	code, out, errs := runCmd(t, "race", "http", "-H", keyFlag, "--rounds", "3", "--settle", "5ms", "--timeout", "1s", "--sync", "h1", "--effect-url", srv.EffectsURL, srv.URL)
+	if code != ExitFindings || !strings.Contains(out, "accepted for later performed the effect later") {
+		t.Errorf("with an oracle: exit %d, want 1 by the count read again:\n%s%s", code, out, errs)
+	}
+	g2 := &groundtruth.LateDuplicate{Late: groundtruth.AcceptsThenPerforms}
+	srv2 := startTarget(t, g2, g2)
+	code, out, errs = runCmd(t, "race", "http", "-H", keyFlag, "--rounds", "3", "--settle", "5ms", "--sync", "h1", srv2.URL)
+	if code != ExitOK || !strings.Contains(out, "Assumed: "+racetest.AssumptionInFlight) {
+		t.Errorf("by its responses: exit %d, want 0 naming what it assumes of the accepted request:\n%s%s", code, out, errs)
+	}
+}

@@ -38,9 +38,14 @@ const (
 )
 
 // AssumptionResponses is what a verdict that rests on responses alone
-// assumes, in Verdict.Assumption.
-const AssumptionResponses = "a refusal did no work; an effect that runs before the claim is invisible to responses: " +
-	"add --effect-sql, --effect-url or --effect-cmd to prove it"
+// assumes, in Verdict.Assumption; AssumptionInFlight when some answers
+// accepted their request for later.
+const (
+	AssumptionResponses = "a refusal did no work; an effect that runs before the claim is invisible to responses: " +
+		"add --effect-sql, --effect-url or --effect-cmd to prove it"
+	AssumptionInFlight = "a refusal did no work, nor will a request accepted for later (in flight); an effect that runs before the claim, " +
+		"or later, is invisible to responses: add --effect-sql, --effect-url or --effect-cmd to prove it"
+)
 
 // EvidenceKind is what a verdict rests on (Verdict.Evidence).
 type EvidenceKind string
@@ -74,6 +79,9 @@ func Judge(rounds []Round, cal *Calibration) Verdict {
 	v.Evidence = evidenceKind(rounds, cal, v)
 	if v.Status == Holds && v.Evidence != EvidenceCount && v.Evidence != EvidenceClaims {
 		v.Assumption = AssumptionResponses
+		if countRounds(rounds, func(r *Round) bool { return r.Count(InFlight) > 0 }) > 0 {
+			v.Assumption = AssumptionInFlight
+		}
 	}
 	return v
 }
@@ -248,15 +256,15 @@ func isSQLRounds(rounds []Round) bool {
 }
 
 // losersDetail says, for a run that held, how the requests that did not
-// win answered when that was not a refusal or a marked replay: errors (a
-// gate whose loser always gets a 500) or work accepted for later.
+// win answered when that was an error (a gate whose loser always gets a
+// 500) rather than a refusal, a replay or an in-flight answer.
 func losersDetail(rounds []Round) string {
 	counts := map[string]int{}
 	var order []string
 	for i := range rounds {
 		seen := map[string]bool{}
 		for _, o := range rounds[i].Outcomes {
-			if o.Kind != Error && o.Kind != InFlight {
+			if o.Kind != Error {
 				continue
 			}
 			what := strconv.Itoa(o.Status)

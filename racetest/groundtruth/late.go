@@ -22,6 +22,10 @@ const (
 	// NeverAnswers: the duplicate performs the effect and never answers
 	// (it waits until the client closes the connection).
 	NeverAnswers
+	// AcceptsThenPerforms: the duplicate answers 202 {"status":"processing"}
+	// at once, as a sound gate does for a request in flight, and performs
+	// the effect ResetDelay later anyway.
+	AcceptsThenPerforms
 )
 
 // LateDelay and ResetDelay are when a LateDuplicate's duplicate performs
@@ -83,5 +87,8 @@ func (g *LateDuplicate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case NeverAnswers:
 		g.add(key)
 		<-r.Context().Done()
+	case AcceptsThenPerforms:
+		reply(w, http.StatusAccepted, `{"status":"processing"}`)
+		time.AfterFunc(ResetDelay, func() { g.add(key) })
 	}
 }

@@ -321,14 +321,15 @@ const calibrationIndex = 0
 // in which a request failed or timed out, once --timeout has passed since
 // the last of them ended: the probe gave up on such a request, but the
 // server may still have performed its effect after the count was read (a
-// late duplicate). A count that rose decides its round, and the run is
-// judged again. When the run's deadline comes first, the counts read after
-// --settle stand and a warning says so.
+// late duplicate). So is every round with a request accepted for later (in
+// flight), whose work may land any time after its answer. A count that rose decides
+// its round, and the run is judged again. When the run's deadline comes
+// first, the counts read after --settle stand and a warning says so.
 func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
 	var pending []int
-	var last time.Time
+	var last time.Time // when the last such round ended
 	for i, rc := range r.counts {
-		if rc.unknown {
+		if rc.unknown || rc.inFlight {
 			pending = append(pending, i)
 			if rc.ended.After(last) {
 				last = rc.ended
@@ -340,7 +341,7 @@ func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
 	}
 	slices.Sort(pending)
 	if !sleepCtx(ctx, time.Until(last.Add(r.p.Timeout))) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the run's deadline passed before the rounds with a failed or timed-out request could be counted again; "+
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run's deadline passed before the rounds with a failed, timed-out or accepted request could be counted again; "+
 			"their counts were read --settle (%s) after they ended, and a late effect would have been missed", r.p.Settle))
 		return nil
 	}
@@ -380,11 +381,11 @@ func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
 			was := *round.Effects
 			round.Effects = &n
 			round.Resolve(r.cal, r.oracle)
-			round.Evidence += fmt.Sprintf(" (%d when read --settle after the round: a request that failed or timed out performed the effect later)", was)
+			round.Evidence += fmt.Sprintf(" (%d when read --settle after the round: a request that failed, timed out or was accepted for later performed the effect later)", was)
 			rose++
 		}
 	}
-	res.Notes = append(res.Notes, fmt.Sprintf("%s a request that failed or timed out; the oracle counted again --timeout (%s) after the last of them ended, and %d count(s) rose",
+	res.Notes = append(res.Notes, fmt.Sprintf("%s a request that failed, timed out or was accepted for later; the oracle counted again --timeout (%s) after the last of them ended, and %d count(s) rose",
 		plural(len(pending), "round had", "rounds had"), r.p.Timeout, rose))
 	res.Verdict = racetest.Judge(res.Rounds, res.Calibration)
 	return nil
@@ -429,6 +430,9 @@ type roundCount struct {
 	// unknown is set when a request of the round failed or timed out: it
 	// may have performed the effect after the count was read.
 	unknown bool
+	// inFlight is set when a request was accepted for later: its work may
+	// land after the count too.
+	inFlight bool
 	// ended is when the round's last request settled.
 	ended time.Time
 }
@@ -474,6 +478,7 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 			o.Released = b.released[k].Sub(round.Start)
 		}
 		rc.unknown = rc.unknown || kind == racetest.Error
+		rc.inFlight = rc.inFlight || kind == racetest.InFlight
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)

@@ -81,7 +81,7 @@ func Finish(t testing.TB, res *racetest.Result, s *Settings, form Form) Outcome 
 	t.Helper()
 	res.Verdict.Cause = libraryCause(res.Verdict.Cause)
 	if res.Verdict.Assumption != "" {
-		res.Verdict.Assumption = libraryAssumption
+		res.Verdict.Assumption = libraryAssumptionOf(res.Verdict.Assumption)
 	}
 	var report strings.Builder
 	_ = racetest.WriteText(&report, res, false)

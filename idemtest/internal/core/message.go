@@ -25,10 +25,21 @@ const (
 		"can tell (idemtest.CountEffects)."
 	inFlightAdvice = "An answer that accepted the request for later (idemtest.InFlight, default 202) performed nothing yet; " +
 		"count the effect with idemtest.CountEffects."
-	// libraryAssumption is racetest.AssumptionResponses in the options' names.
+	// libraryAssumption is racetest.AssumptionResponses in the options'
+	// names, libraryInFlight racetest.AssumptionInFlight.
 	libraryAssumption = "a refusal did no work; an effect that runs before the claim is invisible to responses: " +
 		"add idemtest.CountEffects to prove it"
+	libraryInFlight = "a refusal did no work, nor will a request accepted for later (in flight); an effect that runs before the claim, " +
+		"or later, is invisible to responses: add idemtest.CountEffects to prove it"
 )
+
+// libraryAssumptionOf is the assumption of a verdict in the options' names.
+func libraryAssumptionOf(a string) string {
+	if a == racetest.AssumptionInFlight {
+		return libraryInFlight
+	}
+	return libraryAssumption
+}
 
 // libraryCause is the cause line of the report in the options' names.
 func libraryCause(cause string) string {
@@ -54,7 +65,7 @@ func Message(res *racetest.Result) string {
 	sql := isSQL(res)
 	switch {
 	case v.Status == racetest.Holds && v.Assumption != "":
-		return "idemtest: " + v.Sentence + "; assumed: " + libraryAssumption
+		return "idemtest: " + v.Sentence + "; assumed: " + v.Assumption
 	case v.Status == racetest.Holds:
 		return "idemtest: " + v.Sentence
 	case v.Status == racetest.Broken && res.Calibration.Broken():
