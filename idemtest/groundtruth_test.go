@@ -72,7 +72,7 @@ func TestGroundTruth(t *testing.T) {
 				if !counted && res.Evidence == idemtest.EffectCount {
 					t.Errorf("not counted: evidence %q", res.Evidence)
 				}
-				if res.Verdict == idemtest.Holds && !counted && !strings.Contains(res.Message, "; assumed: a refusal did no work; an effect that runs before the claim is invisible to responses: add idemtest.CountEffects to prove it") {
+				if res.Verdict == idemtest.Holds && !counted && (!strings.Contains(res.Message, "; assumed: a refusal did no work") || !strings.HasSuffix(res.Message, "add idemtest.CountEffects to prove it")) {
 					t.Errorf("held by its responses without naming the assumption: %s", res.Message)
 				}
 				if res.Verdict == idemtest.Broken && strings.Contains(res.Message, "performed the effect") && res.Evidence == idemtest.Responses {
