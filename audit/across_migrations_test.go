@@ -187,3 +187,51 @@ func TestKeyWithoutUniqueFixKeepsTheScope(t *testing.T) {
 		t.Errorf("findings %+v, want one whose fix is %q", fs, want)
 	}
 }
+
+// Issue 25: a key column dropped with its index and added back months later
+// as a new, optional column under a new index that reads unique when
+// present is no dropped NOT NULL: optional-unique reports the index, and
+// not-null-dropped (whose fix would allow one keyless row per scope) is
+// silent. Near misses: the same re-creation in the drop's own migration is
+// a rebuild that forgot NOT NULL (recreated_column.sql), and a new index
+// where the column is a hole beside an identity is reported.
+func TestNotNullDroppedKeyAddedBackLater(t *testing.T) {
+	create := "CREATE TABLE organizations (id bigint PRIMARY KEY);\n" +
+		"CREATE TABLE teams (id bigint PRIMARY KEY, organization_id bigint NOT NULL REFERENCES organizations (id), " +
+		"slug text NOT NULL, code text NOT NULL, deleted_at timestamptz);\n" +
+		"CREATE UNIQUE INDEX teams_org_slug ON teams (organization_id, slug);\n"
+	fs := lintMigrations(t, create, "ALTER TABLE teams DROP COLUMN slug;\n",
+		"ALTER TABLE teams ADD COLUMN slug text;\n"+
+			"CREATE UNIQUE INDEX teams_org_slug ON teams (organization_id, slug) WHERE deleted_at IS NULL;\n")
+	if got := ofRule(fs, "not-null-dropped"); len(got) != 0 {
+		t.Errorf("not-null-dropped on a key added back later as optional: %s", got[0].Message)
+	}
+	if got := ofRule(fs, "optional-unique"); len(got) != 1 {
+		t.Errorf("optional-unique findings: %+v, want one on teams_org_slug", got)
+	}
+	fs = lintMigrations(t, create, "ALTER TABLE teams DROP COLUMN slug;\n",
+		"ALTER TABLE teams ADD COLUMN slug text;\n"+
+			"CREATE UNIQUE INDEX teams_org_slug ON teams (organization_id, code, slug);\n")
+	if got := ofRule(fs, "not-null-dropped"); len(got) != 1 || !strings.Contains(got[0].Message, "slug is re-created without NOT NULL") {
+		t.Errorf("added back beside an identity: %+v, want not-null-dropped on slug", got)
+	}
+}
+
+// Issue 25: a migration drops a unique index and re-creates it without
+// UNIQUE, and a later one restores uniqueness over a superset of the key
+// through an expression of its column (lower(version)): uniqueness
+// narrowed, info. Without the later index it stays a warning.
+func TestUniqueDroppedSupersetThroughExpressionLater(t *testing.T) {
+	create := "CREATE TABLE deployments (id bigint PRIMARY KEY, project_id bigint NOT NULL, version text NOT NULL, region text NOT NULL);\n" +
+		"CREATE UNIQUE INDEX deployments_project_version ON deployments (project_id, version);\n"
+	rebuild := "DROP INDEX deployments_project_version;\nCREATE INDEX deployments_project_version ON deployments (project_id, version);\n"
+	fs := ofRule(lintMigrations(t, create, rebuild,
+		"CREATE UNIQUE INDEX deployments_region ON deployments (project_id, lower(version), region);\n"), "unique-dropped")
+	if len(fs) != 1 || fs[0].Severity != audit.Info || !strings.Contains(fs[0].Message, "uniqueness narrowed to per-region") {
+		t.Fatalf("superset later: %+v, want one info, uniqueness narrowed", fs)
+	}
+	fs = ofRule(lintMigrations(t, create, rebuild), "unique-dropped")
+	if len(fs) != 1 || fs[0].Severity != audit.Warning {
+		t.Errorf("no superset: %+v, want one warning", fs)
+	}
+}

@@ -170,6 +170,14 @@ type Finding struct {
 	// Data holds what the live data checks (inspect --data) counted for the
 	// finding; nil when they did not run.
 	Data *DataCounts
+	// Escape is the hole the finding is about, for a witness; nil for a
+	// finding that is not about rows escaping a unique index.
+	Escape *Escape
+	// Witness is the two rows that get through the hole (witness.go);
+	// Proof is what the scratch server made of them (--prove). Both nil
+	// until the pipeline adds them.
+	Witness *Witness
+	Proof   *Proof
 
 	severitySet bool
 }
@@ -228,6 +236,10 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 		hist = &catalog.History{}
 	}
 	shared := newResults(cat, hist)
+	// The rules read the catalog only; the index of its table names is
+	// built on first use and forgotten with the Run (names.go).
+	tableIndexes.Delete(cat)
+	defer tableIndexes.Delete(cat)
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue

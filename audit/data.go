@@ -41,6 +41,24 @@ func UseData(f *Finding) {
 	evidence := nulls == 0 && rows >= minRowsForNotNull
 	switch f.Rule {
 	case NullableKey.ID:
+		colliding, collided := int64(0), true
+		for _, p := range d.Parts {
+			colliding += p.CollidingGroups
+			if p.CollidingGroupsSkipped != "" {
+				collided = false
+			}
+		}
+		switch {
+		case collided && colliding > 0:
+			// The hole was used: duplicates are in the table now.
+			f.Message += fmt.Sprintf("; live, %s: the hole was used", countWords(colliding,
+				"group of rows already collides", "groups of rows already collide"))
+			f.Severity, f.severitySet = Error, true
+		case nulls == 0 && fixes.HasNotNull(f.Fixes):
+			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s: NOT NULL is safe now", rows, prose.List(parts, "or"))
+		case nulls == 0:
+			f.Message += fmt.Sprintf("; live, no row of %d holds NULL in %s", rows, prose.List(parts, "or"))
+		}
 		if evidence {
 			f.Fixes = fixes.NotNullFirst(f.Fixes, fmt.Sprintf("Offered first on the data check's evidence: no row of the %d the index covers "+
 				"holds NULL in %s, so nothing relies on NULL there today.", rows, prose.List(parts, "or")))

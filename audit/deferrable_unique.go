@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit/internal/fixes"
@@ -24,7 +25,15 @@ deferrable unique constraints/exclusion constraints as arbiters"), so "the inser
 is the lock" no longer holds.
 
 Keep idempotency and dedupe keys NOT DEFERRABLE. Deferrable uniqueness is for
-bulk reorderings (swapping positions), not for claims.`,
+bulk reorderings (swapping positions), not for claims, and an ordering
+constraint is not reported: a key whose only part that is not a reference,
+scope or kind is a number that places the row among its siblings (a
+position, rank or sort order: a numeric column whose name's last word is one
+of the words below), outside a claim or dedupe table. Such a constraint is
+deferred so that one transaction can move rows past each other; no request
+claims anything through it.
+
+` + wordListDoc(wordList{"an ordering part (the column's last word, numeric type)", orderingWords}),
 	Bad: `CREATE TABLE payment_claims (
     account_id bigint NOT NULL,
     idempotency_key text NOT NULL,
@@ -45,7 +54,7 @@ func runDeferrableUnique(p *Pass) {
 	for _, t := range p.Catalog.Tables() {
 		for _, ix := range t.UniqueIndexes() {
 			// A partition's copy follows its parent's constraint: report once.
-			if !ix.Deferrable || ix.ParentIndex != "" {
+			if !ix.Deferrable || ix.ParentIndex != "" || orderingConstraint(p.Catalog, t, ix) {
 				continue
 			}
 			p.Report(Finding{
@@ -85,4 +94,36 @@ func initiallyWords(ix *catalog.Index) string {
 // keyWords is "(a, b)" for messages about the whole key.
 func keyWords(ix *catalog.Index) string {
 	return "(" + strings.Join(ix.PartNames(), ", ") + ")"
+}
+
+// orderingConstraint reports whether ix keeps the order of rows among their
+// siblings: outside a claim table, every key part but one only scopes the
+// row (a reference, a scope, a kind), and that one is a numeric column named
+// as a position (position, rank, sort_order). Such a constraint is deferred
+// so that a transaction can swap or shift positions; it gates no request.
+func orderingConstraint(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) bool {
+	if claimTable(t) {
+		return false
+	}
+	claim := false
+	ordering := 0
+	for _, p := range ix.Parts {
+		if kindOf(cat, t, ix, p, claim).scopeOnly() {
+			continue
+		}
+		col := t.Column(p.Column)
+		words := nameWords(p.Column)
+		if p.Column == "" || col == nil || !numericColumn(cat, col) || len(words) == 0 ||
+			!slices.Contains(orderingWords, words[len(words)-1]) {
+			return false
+		}
+		ordering++
+	}
+	return ordering == 1
+}
+
+// numericColumn reports whether the column holds a number.
+func numericColumn(cat *catalog.Catalog, col *catalog.Column) bool {
+	typ, array := baseType(cat, col)
+	return !array && slices.Contains(numericTypes, typ)
 }

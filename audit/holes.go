@@ -1,12 +1,14 @@
 package audit
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/inflect"
 )
 
 // hole is what both nullable-key and optional-unique find in one unique
@@ -28,9 +30,6 @@ type hole struct {
 	// when present, on a hole narrowed to the parts that keep an identity:
 	// a fix must leave rows without them alone.
 	Optional []catalog.IndexPart
-	// optionalKeys are the parts the Optional ones defer to: rows without
-	// an optional part keep only these, which may be NULL too.
-	optionalKeys []catalog.IndexPart
 }
 
 // narrow returns the hole through the parts whose rows keep an identity
@@ -47,18 +46,23 @@ func (h *hole) narrow(identity bool) *hole {
 			out.Readings = append(out.Readings, r)
 		} else {
 			out.Optional = append(out.Optional, h.Parts[i])
-			if r.ownKey != nil {
-				out.optionalKeys = append(out.optionalKeys, *r.ownKey)
-			}
 		}
 	}
 	if len(out.Parts) == 0 {
 		return nil
 	}
 	if !identity {
-		out.Optional, out.optionalKeys = nil, nil
+		out.Optional = nil
 	}
 	return out
+}
+
+// partsOrNil is h's parts, nil for no hole.
+func (h *hole) partsOrNil() []catalog.IndexPart {
+	if h == nil {
+		return nil
+	}
+	return h.Parts
 }
 
 // checkedIndexes yields the unique indexes the hole rules look at: not a
@@ -244,7 +248,83 @@ func holeMessage(h *hole) string {
 	}
 	b.WriteString(" are both accepted")
 	b.WriteString(notValidWords(h.NotValid))
+	b.WriteString(evidenceWords(h))
 	return b.String()
+}
+
+// evidenceWords say what the hole rests on (docs/rules.md, "Say what the
+// evidence is"). A soft-delete marker is NULL on every live row, so the
+// index compares no two live rows; whether live rows may share a key is
+// the reader's to say. A reference the application may always fill makes
+// a hole only a written NULL reaches: the gate then rests on the
+// application, and the message gives the declaration and the query that
+// shows whether it holds.
+func evidenceWords(h *hole) string {
+	var markers, refs []string
+	var b strings.Builder
+	for _, r := range h.Readings {
+		switch {
+		case r.twin != nil:
+			d := prose.Part(otherArm(h.Index, r.twin))
+			fmt.Fprintf(&b, "; rows without %s are the other kind, with a %s, which %s keeps unique, but nothing declares "+
+				"that one of %s and %s is set: a row with neither escapes both indexes", prose.Part(r.part), d,
+				catalog.QuoteIdent(r.twin.Name), prose.Part(r.part), d)
+		case r.what.kind == kindSoftDelete:
+			markers = append(markers, prose.Part(r.part))
+		case r.what.ref && !r.what.claimed && r.what.kind != kindActor && r.part.Column != "":
+			refs = append(refs, r.part.Column)
+		}
+	}
+	if len(markers) > 0 {
+		m := prose.List(markers, "and")
+		inPredicate := true
+		for _, r := range h.Readings {
+			if r.what.kind == kindSoftDelete && !testsIsNull(h.Index.Predicate, r.part.Column) {
+				inPredicate = false
+			}
+		}
+		if inPredicate {
+			b.WriteString("; " + m + " is NULL in every row the index covers (its WHERE keeps only live rows), so it enforces nothing")
+		} else {
+			b.WriteString("; " + m + " is NULL on every live row, so among live rows the index enforces nothing")
+		}
+		b.WriteString(" (if live rows may share a key by design, as versions of one resource do, say so with an ignore directive)")
+	}
+	if len(refs) > 0 {
+		var nulls []string
+		for _, c := range refs {
+			nulls = append(nulls, catalog.QuoteIdent(c)+" IS NULL")
+		}
+		it := "it"
+		if len(refs) > 1 {
+			it = "them"
+		}
+		fmt.Fprintf(&b, "; if every %s has %s, declare %s NOT NULL: SELECT count(*) FROM %s WHERE %s must be 0",
+			rowSingular(h.Table), prose.List(withArticles(refs), "and"), it, h.Table.DisplayName(), strings.Join(nulls, " OR "))
+	}
+	return b.String()
+}
+
+// withArticles puts "a" or "an" before each column name.
+func withArticles(cols []string) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		article := "a"
+		if strings.ContainsRune("aeioAEIO", rune(c[0])) { // "a user_id", "an order_id"
+			article = "an"
+		}
+		out[i] = article + " " + c
+	}
+	return out
+}
+
+// rowSingular is one of the table's rows: the singular of its name when
+// that reads as a word ("membership"), "row" otherwise.
+func rowSingular(t *catalog.Table) string {
+	if plainWord.MatchString(t.Name) {
+		return inflect.Singular(t.Name)
+	}
+	return "row"
 }
 
 // holeSeverity is nullable-key's severity (docs/rules.md): error in a claim or

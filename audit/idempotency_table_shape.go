@@ -40,7 +40,10 @@ holds the key, or that keeps a stored response or a request fingerprint. A
 resource that carries its own key, status and leases (a run with an optional
 idempotency key, locked to a worker) is not a key store: its status is the
 resource's, and the key is gated by its unique index (nullable-key and
-optional-unique judge that). A key table without a state column is written in the
+optional-unique judge that). Neither is a job or run table whose optional
+key is unique when present per parent, response columns or not: a run that
+supplies no key is not deduplicated, by design, and NOT NULL, a global
+unique index and response columns would break those runs. A key table without a state column is written in the
 same transaction as the resource it guards: the key commits with the resource
 or not at all, nothing is ever left in progress, and none of this is needed.
 A configuration table that lists header names (text[]) has no key column.
@@ -82,7 +85,7 @@ func runIdempotencyTableShape(p *Pass) {
 			continue
 		}
 		key := keyStoreColumn(p.Catalog, t)
-		if key == nil || !storesKeys(t, key) {
+		if key == nil || !storesKeys(t, key) || optionalDedupKey(p, t, key) {
 			continue
 		}
 		state := stateColumn(p.Catalog, t)
@@ -143,6 +146,29 @@ func storesKeys(t *catalog.Table, key *catalog.Column) bool {
 	}
 	for _, c := range []shapeColumn{statusColumn, bodyColumn, fingerprintColumn} {
 		if hasColumn(t, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionalDedupKey reports whether key is a row's own optional dedupe key
+// rather than the key of a key store: the table's name does not say it
+// stores keys, the key may be NULL, and a unique index over it reads unique
+// when present with only scope beside it (optional-unique: a run per job
+// that supplies no key is not deduplicated, by design). Such a table is a
+// job or run table; SET NOT NULL, a global unique index and response
+// columns would break the runs without a key.
+func optionalDedupKey(p *Pass, t *catalog.Table, key *catalog.Column) bool {
+	if tableSaysKeys(t) || key.IsNotNull() {
+		return false
+	}
+	part := catalog.IndexPart{Column: key.Name}
+	for _, ix := range t.UniqueIndexes() {
+		if ix.Primary || !nullsafe.PartIn(part, ix.Parts) {
+			continue
+		}
+		if h := p.holeOf(t, ix).narrow(false); h != nil && nullsafe.PartIn(part, h.Parts) {
 			return true
 		}
 	}

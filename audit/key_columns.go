@@ -3,9 +3,11 @@ package audit
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/inflect"
 )
 
 // This file decides, from a table's structure and its names together, which
@@ -168,22 +170,56 @@ func referencedTable(cat *catalog.Catalog, t *catalog.Table, column string) (ref
 	if len(words) < 2 || words[len(words)-1] != "id" {
 		return nil, false
 	}
-	stem := strings.Join(words[:len(words)-1], "")
+	stem := words[:len(words)-1]
 	// The table named after the stem, or else one that also begins with the
 	// first word of t's own name: in a schema of TaskRun, TaskEvent and
 	// TaskAttempt, TaskEvent.runId points at TaskRun.
-	prefixed := ""
+	var prefixed []string
 	if tw := nameWords(t.Name); len(tw) > 1 {
-		prefixed = tw[0] + stem
+		prefixed = append([]string{tw[0]}, stem...)
 	}
+	index := tableIndex(cat)
 	for _, forms := range [][]string{tableNameForms(stem), tableNameForms(prefixed)} {
-		for _, other := range cat.Tables() {
-			if forms[0] != "" && other != t && other.PartitionOf == "" && slices.Contains(forms, squash(other.Name)) {
-				return other, true
+		var found *catalog.Table
+		pos := -1
+		for _, form := range forms {
+			for _, e := range index[form] {
+				if e.table != t && e.table.PartitionOf == "" && (pos < 0 || e.pos < pos) {
+					found, pos = e.table, e.pos
+				}
 			}
+		}
+		if found != nil {
+			return found, true
 		}
 	}
 	return nil, false
+}
+
+// indexedTable is a table of the catalog and its place in Tables().
+type indexedTable struct {
+	table *catalog.Table
+	pos   int
+}
+
+// tableIndexes holds, per catalog being audited, its tables by squashed
+// name (tableIndex). Run forgets a catalog's when it ends.
+var tableIndexes sync.Map
+
+// tableIndex is cat's tables by squashed name, in the order of Tables():
+// a reference's stem is looked up in it, once per part, instead of a walk
+// over every table.
+func tableIndex(cat *catalog.Catalog) map[string][]indexedTable {
+	if v, ok := tableIndexes.Load(cat); ok {
+		return v.(map[string][]indexedTable)
+	}
+	index := map[string][]indexedTable{}
+	for i, t := range cat.Tables() {
+		k := squash(t.Name)
+		index[k] = append(index[k], indexedTable{t, i})
+	}
+	tableIndexes.Store(cat, index)
+	return index
 }
 
 // isReference reports whether the column references another table.
@@ -196,14 +232,16 @@ func isReference(cat *catalog.Catalog, t *catalog.Table, column string) bool {
 // MergeRequests and "mergeRequests" compare equal.
 func squash(name string) string { return strings.Join(nameWords(name), "") }
 
-// tableNameForms are the table names a singular stem can have: itself and
-// its plurals (request, requests; address, addresses; policy, policies).
-func tableNameForms(stem string) []string {
-	forms := []string{stem, stem + "s", stem + "es"}
-	if strings.HasSuffix(stem, "y") {
-		forms = append(forms, strings.TrimSuffix(stem, "y")+"ies")
+// tableNameForms are the squashed table names a reference's stem can have,
+// given as words: the stem itself (a Prisma model, PersonalAccessToken) and
+// its plural as Rails names a table (person: people, order status:
+// order_statuses).
+func tableNameForms(stem []string) []string {
+	if len(stem) == 0 {
+		return nil
 	}
-	return forms
+	joined := strings.Join(stem, "_")
+	return []string{squash(joined), squash(inflect.Plural(joined))}
 }
 
 // isSurrogate reports whether a primary key column holds a row id made per
@@ -218,27 +256,13 @@ func isSurrogate(t *catalog.Table, col *catalog.Column) bool {
 	}
 	table := squash(t.Name)
 	for _, s := range surrogateNames {
-		for _, form := range []string{table, singular(table)} {
+		for _, form := range []string{table, squash(inflect.Singular(t.Name))} {
 			if n == form+s {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// singular undoes the common English plurals of a squashed table name.
-func singular(name string) string {
-	switch {
-	case strings.HasSuffix(name, "ies"):
-		return strings.TrimSuffix(name, "ies") + "y"
-	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"), strings.HasSuffix(name, "ches"),
-		strings.HasSuffix(name, "shes"):
-		return strings.TrimSuffix(name, "es")
-	case strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss"):
-		return strings.TrimSuffix(name, "s")
-	}
-	return name
 }
 
 // naturalPrimaryKey returns the table's primary key when every column of it

@@ -107,20 +107,24 @@ var (
 	// scopeWords end the name of a parent or tenant without an id suffix
 	// ("account", "namespace").
 	scopeWords = []string{"tenant", "org", "organization", "organisation", "account", "workspace", "team",
-		"project", "namespace", "scope", "realm", "owner", "parent", "customer", "user", "company", "group"}
+		"project", "namespace", "scope", "realm", "parent", "customer", "company", "group"}
+
+	// actorWords end the name of a part that credits the row to someone
+	// (tagger_id, author): NULL for rows no one is credited with, never the
+	// row's own optional value. A name whose last word before an id is "by"
+	// (created_by, approved_by_id) is one too.
+	actorWords = []string{"tagger", "author", "creator", "actor", "editor", "uploader", "submitter", "inviter",
+		"reviewer", "approver"}
+
+	// softDeleteNames are soft-delete markers by name (deleted_at, and
+	// deletedAt alike): a nullable timestamp or date so named is NULL on
+	// every live row. A column the schema's partial indexes test with IS
+	// NULL is one too, whatever its name.
+	softDeleteNames = []string{"deleted_at", "discarded_at", "archived_at", "removed_at"}
 
 	// referenceSuffixes end the name of a column that holds another row's
 	// id ("account_id", "runtimeEnvironmentId"): a parent, so scope.
 	referenceSuffixes = []string{"id", "uuid", "fk"}
-
-	// identityIDWords mark an id that does not point at a parent row: one
-	// that comes from outside ("transaction_id", "external_subscription_id",
-	// "stripe_event_id") or numbers the row itself ("sequential_id",
-	// "public_id"). An identity value, whatever its suffix.
-	identityIDWords = []string{"transaction", "txn", "tx", "request", "event", "message", "msg", "external", "ext",
-		"remote", "upstream", "provider", "gateway", "idempotency", "idempotent", "dedup", "dedupe", "nonce",
-		"correlation", "trace", "delivery", "webhook", "stripe", "paypal", "github", "google", "apple",
-		"sequential", "seq", "sequence", "serial", "number", "num", "display", "public", "short", "human", "friendly"}
 
 	// requestIDWords make nullable-key an error when a key part that is
 	// never NULL is named so: the index deduplicates requests or events.
@@ -130,6 +134,22 @@ var (
 	// idempotency or dedupe key: the finding then also describes the
 	// fallback-key design.
 	idempotencyKeyWords = []string{"idempot", "dedup"}
+)
+
+// ---------------------------------------------------------------------------
+// Words of deferrable-unique.
+// ---------------------------------------------------------------------------
+
+var (
+	// orderingWords end the name of a numeric key part that places a row
+	// among its siblings: a deferrable constraint over it and scope only is
+	// an ordering constraint, not a gate.
+	orderingWords = []string{"position", "pos", "rank", "ranking", "order", "ordering", "ordinal", "sort", "index",
+		"idx", "seq", "sequence", "priority", "weight", "place"}
+
+	// numericTypes are the types such a part has, after resolving a domain.
+	numericTypes = []string{"smallint", "integer", "bigint", "int", "int2", "int4", "int8", "numeric", "decimal",
+		"real", "double precision", "float4", "float8"}
 )
 
 // ---------------------------------------------------------------------------

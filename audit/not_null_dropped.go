@@ -64,6 +64,14 @@ func runNotNullDropped(p *Pass) {
 				// nullable-key reports that hole; no migration opened it.
 				continue
 			}
+			if recreated && !hist.Before(ix.Pos, col.NullableSince) && droppedEarlier(p.History.Changes, t, col) &&
+				readsOptional(p, t, ix, part) {
+				// A new column under a new index that reads "unique when
+				// present" (optional-unique): a key dropped with its column
+				// and added back in a later migration as an optional one,
+				// not a rebuild that forgot its NOT NULL.
+				continue
+			}
 			one := &hole{Table: t, Index: ix, Parts: []catalog.IndexPart{part}}
 			f := Finding{
 				Object:  t.QualifiedName() + "." + ix.Name,
@@ -72,6 +80,7 @@ func runNotNullDropped(p *Pass) {
 				Pos:     col.NullableSince,
 				Related: []Related{{Pos: ix.Pos, Message: "unique index " + ix.Name + " created here"}},
 				Fixes:   holeFixes(p, one),
+				Escape:  &Escape{Table: t, Index: ix, Parts: one.Parts},
 			}
 			if !ix.RenamedAt.IsZero() {
 				f.Related = append(f.Related, Related{Pos: ix.RenamedAt, Message: "index renamed to " + ix.Name + " here"})
@@ -79,6 +88,28 @@ func runNotNullDropped(p *Pass) {
 			p.Report(f)
 		}
 	})
+}
+
+// droppedEarlier reports whether the column col, re-created at
+// col.NullableSince, was dropped in an earlier migration than the one that
+// adds it back.
+func droppedEarlier(changes []catalog.Change, t *catalog.Table, col *catalog.Column) bool {
+	added := changeAt(changes, col.NullableSince, catalog.ChangeAddColumn)
+	for _, ch := range changes {
+		if ch.Kind == catalog.ChangeDropColumn && ch.Table == t.Name && ch.Schema == t.Schema && ch.Object == col.Name {
+			if added != nil && ch.File != added.File {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsOptional reports whether the part of ix reads "unique when present"
+// (docs/rules.md): optional-unique reports it, nullable-key does not.
+func readsOptional(p *Pass, t *catalog.Table, ix *catalog.Index, part catalog.IndexPart) bool {
+	h := p.holeOf(t, ix)
+	return h != nil && !nullsafe.PartIn(part, h.narrow(true).partsOrNil())
 }
 
 // keyedBefore reports whether, before col was re-created, a unique index of

@@ -190,6 +190,7 @@ func arbiterHole(p *Pass, t *catalog.Table, q catalog.Query, arbiters []*catalog
 	}
 	f.Object += "." + ix.Name
 	f.Columns = prose.Parts(nullable)
+	f.Escape = &Escape{Table: t, Index: ix, Parts: nullable, Query: &q}
 	f.Related = []Related{{Pos: ix.Pos, Message: "arbiter " + ix.Name + " created here"}}
 	// The statement is where the finding sits; a later migration that
 	// opened the arbiter's hole is where it began.

@@ -22,33 +22,45 @@ or UNIQUE (scope_id, name) where "name is optional; when set, it is unique withi
 the scope". This note is there so the choice is a conscious one; nothing needs to
 change when rows without the value are meant to be many.
 
-Unique when present, or a hole? Look at the rows where the part is NULL:
+Unique when present, or a hole? Ask what the nullable part is, then what the other
+key parts leave the rows where it is NULL:
 
-- unique when present (this rule): the other key parts only scope such a row:
-  foreign keys, parent or tenant ids, discriminators (an enum, a boolean, a
-  kind/type/status or task-name column). UNIQUE (environment_id, task,
-  idempotency_key): a run that supplies no key is not deduplicated.
-  UNIQUE (customer_id, sequential_id): drafts have no number yet.
-  UNIQUE (repo_id, is_primary) with is_primary TRUE or NULL: at most one primary
-  per repo. When what is left beside a parent or a kind is an identity that may
-  be NULL too, it is the row's own optional key within the other parts that
-  scope it: UNIQUE (parent_id, parent_step_id, child_key), where runs scheduled
-  by hand have neither a parent step nor a child key. The two bounds of one
-  period (charges_from, charges_to) are one value, never an identity beside
-  each other.
-- a hole (nullable-key): another key part still identifies the row (an address,
-  a transaction id, a name beside a nullable tenant), so two such rows are
-  duplicates. In UNIQUE (account_id, kind, address, namespace) a claim without a
-  namespace is still the claim (account_id, kind, address). In a claim or dedupe
-  table a foreign key part is the claimed target, so it identifies too. Two
-  values that may each be NULL are the key together (a series and a number, a
-  name and an email), and so are optional identities nothing else scopes. A
-  self-reference beside its scope (previous_version_id) and a polymorphic
-  reference left wholly NULL (no source: the user's global setting) are holes
-  although only scope is left.
+- unique when present (this rule): the part is the row's own attribute (a name,
+  code, slug, number, key, token, email, external id, a bound of its own period,
+  a TRUE/NULL flag) and the other parts only scope it: references, parents,
+  tenants, discriminators (an enum, a boolean, a kind/type/status or task-name
+  column). UNIQUE (environment_id, task, idempotency_key): a run that supplies no
+  key is not deduplicated. UNIQUE (customer_id, sequential_id): drafts have no
+  number yet. UNIQUE (repo_id, is_primary) with is_primary TRUE or NULL: at most
+  one primary per repo. An index of one key part is this too, and so is a
+  reference the schema declares the row's optional link: its foreign key is ON
+  DELETE SET NULL and every other key part is a NOT NULL reference the row is
+  deleted with (ON DELETE CASCADE), as for accounts linked to a user once there
+  is one, UNIQUE (auth_method_id, user_id).
+- a hole (nullable-key): the part is a reference (a foreign key, an owner id with
+  or without its type column, an end of a link row), a scope (a tenant, a
+  namespace, a parent), a soft-delete marker or an actor (a tagger, an author,
+  created_by), and anything is left beside it; such a part is never the row's own
+  optional value. In UNIQUE (account_id, kind, address, namespace) a claim without
+  a namespace is still the claim. In a link row UNIQUE (user_id, gem_id) the pair
+  is the identity;
+  in UNIQUE (product_id, deleted_at) every live row has deleted_at NULL, so the
+  index enforces nothing among live rows. The row's own attribute is a hole too
+  when another attribute, an identity, is left beside it (a name beside an email).
 
-Usage outranks shape: an INSERT ... ON CONFLICT claim that can leave the part NULL
-is a hole whatever the index alone reads as (on-conflict-hole).
+What a part is comes from evidence, strongest first: a foreign key in the catalog;
+what the ORM leaves in the schema (an x_id beside its x_type); a name that matches a
+table of the schema through the inflector ActiveSupport's rules give (person_id and
+people, status_id and statuses); a scope word in its stem (scope_id, tenant_id).
+Anything else is the row's own: media_id with no table of that name is the row's
+own id. A soft-delete marker is a nullable timestamp or date named deleted_at,
+discarded_at, archived_at or removed_at, or the column the table's partial indexes
+test as the live-row test (WHERE voided_at IS NULL); never a name alone.
+
+The message calls intended only what is the row's own attribute: "rows without
+name are not deduplicated within scope_id". Usage outranks shape: an INSERT ... ON
+CONFLICT claim that can leave the part NULL is a hole whatever the index alone
+reads as (on-conflict-hole).
 
 To state the intent, write the partial form: CREATE UNIQUE INDEX ... WHERE name IS
 NOT NULL is explicit and silent. In an existing schema, an ignore comment with a
@@ -57,10 +69,6 @@ none does in a table of at least 1,000 rows, the note suggests NOT NULL. When th
 optional part is an idempotency key, the note also describes the other design: a
 fallback key (the action and its target) instead of NULL, so the gate never depends
 on NULL semantics.
-
-Structure decides first: a foreign key or a parent or tenant id scopes, an enum, a
-boolean or a CHECK listing the allowed values discriminates, and everything else
-(text, numbers, dates) identifies.
 
 ` + uniqueWhenPresentWords(),
 	Bad: `CREATE TABLE users (
@@ -174,13 +182,12 @@ func optionalNotes(h *hole) []string {
 			if nullsafe.PartIn(p, h.Parts) {
 				continue
 			}
-			why = append(why, prose.Part(p)+" is "+roleOf(h.cat, t, p, claim).why)
+			why = append(why, prose.Part(p)+" is "+kindOf(h.cat, t, ix, p, claim).why)
 		}
 		if len(why) > 0 {
 			notes = append(notes, "read as unique when present because the other key parts only scope the row: "+
 				strings.Join(why, "; "))
 		}
-		notes = append(notes, ownKeyNotes(h)...)
 	}
 	notes = append(notes, "nothing needs to change when "+rowNoun(t)+" without "+names+" are meant to be many; "+
 		"say so with -- idemcheck:ignore optional-unique <reason>, or, in a new schema, with the partial form "+
@@ -202,29 +209,4 @@ func presentWords(parts []catalog.IndexPart) string {
 		conj = append(conj, &catalog.NullTest{Arg: nullsafe.PartExpr(p)})
 	}
 	return fixes.Where(conj)
-}
-
-// ownKeyNotes say, for parts whose NULL rows keep only an identity that may
-// be NULL too, why that is read as the row's own optional key: one note per
-// such identity, naming every part that defers to it.
-func ownKeyNotes(h *hole) []string {
-	var keys []catalog.IndexPart
-	by := map[string][]string{}
-	for _, r := range h.Readings {
-		if r.ownKey == nil {
-			continue
-		}
-		k := *r.ownKey
-		if !nullsafe.PartIn(k, keys) {
-			keys = append(keys, k)
-		}
-		by[k.String()] = append(by[k.String()], prose.Part(r.part))
-	}
-	var notes []string
-	for _, k := range keys {
-		notes = append(notes, "rows without "+prose.List(by[k.String()], "or")+" still have "+prose.Part(k)+
-			", but "+prose.Part(k)+" may be NULL too: beside the parts that scope the row it is the row's own "+
-			"optional key, so the index reads unique when present through both")
-	}
-	return notes
 }

@@ -185,12 +185,27 @@ func (h *keyHistory) replaces(ep *dropEpisode, cand *trackedIndex) replacement {
 		return replacement{restores: true}
 	}
 	for _, p := range u.Parts {
-		if !nullsafe.HasPart(v, p) {
+		if !nullsafe.HasPart(v, p) && !keyedThrough(u, v, p) {
 			return replacement{why: "its key " + keyWords(cand.ix) + " is neither " + keyWords(ep.dropped.ix) +
 				" nor part of it"}
 		}
 	}
 	return replacement{extra: extra}
+}
+
+// keyedThrough reports whether v keys on the part p of u through an
+// expression of u's columns that reads p (lower(version) for version):
+// equal values of p give equal keys, so v is still over a superset of u.
+func keyedThrough(u, v *catalog.Index, p catalog.IndexPart) bool {
+	if p.Column == "" {
+		return false
+	}
+	for _, q := range v.Parts {
+		if functionOfKey(u, q) && slices.Contains(q.Columns(), p.Column) {
+			return true
+		}
+	}
+	return false
 }
 
 // functionOfKey reports whether p is an expression over plain column parts

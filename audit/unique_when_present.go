@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
-	"github.com/idemcheck/idemcheck/audit/internal/prose"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
@@ -17,205 +16,91 @@ import (
 // row (an address, a transaction id, a name), two such rows are duplicates
 // and the index has a hole: nullable-key.
 
-// role is what a key part does for the rows of its index.
-type role int
-
-const (
-	// roleIdentity identifies the row: an address, a transaction id, a
-	// name, a number, a date. The default when nothing says otherwise.
-	roleIdentity role = iota
-	// roleScope places the row under a parent or tenant.
-	roleScope
-	// roleDiscriminator sorts rows into a few kinds.
-	roleDiscriminator
-)
-
-// partRole is a key part's role and the evidence for it, in words that fit
-// "... is <why>" ("a foreign key to accounts", "named like a kind").
-type partRole struct {
-	role role
-	why  string
-	// claimed is set for a reference that identifies only because the
-	// table is a claim or dedupe table.
-	claimed bool
-}
-
 // reading is what the rows where one nullable key part is NULL are left
-// with.
+// with, and what the part is.
 type reading struct {
 	part catalog.IndexPart
-	// identity is the other key part that still identifies such a row, with
-	// why; nil when the other parts only scope it.
+	// what is what the part itself is (part_kinds.go).
+	what part
+	// hole is set when rows with the part NULL can be duplicates: the part
+	// is never the row's own optional value and something is left beside
+	// it, or another attribute, an identity, is left beside it.
+	hole bool
+	// identity is the other key part that still identifies such a row,
+	// with why; nil when the part is a hole by what it is, or when the
+	// other parts only scope it.
 	identity *catalog.IndexPart
 	why      string
-	claimed  bool
 	// arc names the columns a CHECK makes non-NULL when the part is NULL:
 	// such a row is of another kind, identified by them.
 	arc []string
-	// root says why a NULL in the part is itself a value even though only
-	// scope is left beside it: the first row of a chain, a row attached to
-	// no source at all. Two such rows in one scope are duplicates.
-	root string
-	// ownKey is an identity part that may be NULL too, left beside a part
-	// that scopes the rows: the row's own optional key, unique when
-	// present, so this part only scopes it as well.
-	ownKey *catalog.IndexPart
 	// standIns are columns outside the key that still scope the rows where
 	// the part is NULL (the parent of the row it references): a fix must
 	// keep those rows apart by them.
 	standIns []string
+	// twin is the unique index of an exclusive arc nothing declares: rows
+	// without the part are the other kind, kept unique there, and only a
+	// row with neither arm escapes (twinArm).
+	twin *catalog.Index
 }
 
-func (r reading) optional() bool { return r.identity == nil && len(r.arc) == 0 && r.root == "" }
+func (r reading) optional() bool { return !r.hole && len(r.arc) == 0 }
 
-// readPart judges one nullable key part c of ix.
+// readPart judges one nullable key part c of ix: what c is, and what the
+// other key parts leave the rows where it is NULL (docs/rules.md, "Unique
+// when present"). An index of one key part is unique when present. A
+// reference, a scope, an actor or a soft-delete marker is never the row's
+// own optional value, so with anything beside it the index has a hole: in
+// a link row the other end is left, in an owner key the owner's type. The
+// row's own attribute (a name, a code, a number, an id of its own) is
+// unique when present when the other parts only scope it, and a hole when
+// another attribute is left beside it (a name beside an email), the other
+// bound of its own period aside.
 func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) reading {
-	r := reading{part: c}
+	r := reading{part: c, what: kindOf(cat, t, ix, c, claim)}
 	if len(ix.Parts) < 2 {
 		return r // a single part has nothing beside it: unique when present
+	}
+	if r.what.ref && !r.what.claimed && optionalLink(t, ix, c) {
+		r.what.kind = kindAttribute
+		r.what.why += ", a link the row outlives (ON DELETE SET NULL) beside the owners it is deleted with (ON DELETE CASCADE)"
 	}
 	if r.arc = nullsafe.ArcIntent(t, c); len(r.arc) > 0 {
 		return r
 	}
-	if r.root = rootValue(t, ix, c, claim, cat); r.root != "" {
-		return r
-	}
-	// The part named in the note is the plainest identity: an address
-	// rather than a foreign key that identifies only in a claim table.
-	//
-	// An identity that may be NULL itself is set aside when c only scopes
-	// the row (a parent, a tenant, a kind) and another part scopes it too:
-	// it is then the row's own optional key within its parents (a child's
-	// key under an optional parent step, a number drafts do not have yet),
-	// and a row without the parent c is outside it, so the index reads
-	// "unique when present" through both. When c is itself a value (a
-	// series beside a number, a name beside an email), or nothing scopes
-	// the row, the optional identities are the key together and c's NULL
-	// rows keep one: a hole. The other bound of a period c bounds is the
-	// same value as c, never an identity left beside it.
-	var maybe *catalog.IndexPart
-	maybeWhy, maybeClaimed, scoped := "", false, false
 	bound := rangePair(t, ix, c)
+	var nullableIdentity *catalog.IndexPart
+	nullableWhy := ""
 	for _, p := range ix.Parts {
 		if nullsafe.SamePart(p, c) || (bound != nil && nullsafe.SamePart(p, *bound)) {
 			continue
 		}
-		pr := roleOf(cat, t, p, claim)
-		if pr.role != roleIdentity {
-			scoped = true
+		pr := kindOf(cat, t, ix, p, claim)
+		if pr.scopeOnly() {
 			continue
 		}
+		p := p
 		if !nullsafe.NullSafe(t, ix, p, nil).Safe {
-			if maybe == nil {
-				p := p
-				maybe, maybeWhy, maybeClaimed = &p, pr.why, pr.claimed
+			if nullableIdentity == nil {
+				nullableIdentity, nullableWhy = &p, pr.why
 			}
 			continue
 		}
-		if r.identity == nil || (r.claimed && !pr.claimed) {
-			p := p
-			r.identity, r.why, r.claimed = &p, pr.why, pr.claimed
+		if r.identity == nil || (kindOf(cat, t, ix, *r.identity, claim).claimed && !pr.claimed) {
+			r.identity, r.why = &p, pr.why
 		}
 	}
-	switch {
-	case r.identity == nil && maybe != nil && (!scoped || roleOf(cat, t, c, claim).role == roleIdentity):
-		r.identity, r.why, r.claimed = maybe, maybeWhy, maybeClaimed
-	case r.identity == nil:
-		r.ownKey = maybe
+	if r.identity == nil && nullableIdentity != nil {
+		r.identity, r.why = nullableIdentity, nullableWhy
 	}
-	if r.identity != nil {
-		r.standIns = scopeStandIns(cat, t, ix, c)
+	r.hole = r.identity != nil || r.what.neverOwn()
+	if r.hole && r.what.ref {
+		r.twin = twinArm(cat, t, ix, c, claim)
+		if r.twin == nil {
+			r.standIns = scopeStandIns(cat, t, ix, c)
+		}
 	}
 	return r
-}
-
-// rootValue says why rows where c is NULL are duplicates of each other
-// although only scope is left beside c, or "" when they are not. Two shapes
-// say so by structure:
-//
-//   - c references t itself and every other key part scopes the row: the
-//     index keeps one successor per row within its scope (a chain of
-//     versions), and a row without c is the first of the chain, one per
-//     scope;
-//   - c is half of a polymorphic reference (x_type, x_id) whose halves are
-//     both nullable key parts, and every other key part scopes the row: a
-//     row with neither is attached to no x at all, the scope's own row (its
-//     default or global one).
-//
-// A plain optional reference beside a scope (an account not linked to a
-// user yet) stays unique when present.
-func rootValue(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool, cat *catalog.Catalog) string {
-	if c.Column == "" {
-		return ""
-	}
-	pair := polymorphicPair(t, ix, c)
-	var rest []string
-	for _, p := range ix.Parts {
-		if nullsafe.SamePart(p, c) || (pair != nil && nullsafe.SamePart(p, *pair)) {
-			continue
-		}
-		if !nullsafe.NullSafe(t, ix, p, nil).Safe || roleOf(cat, t, p, claim).role == roleIdentity {
-			return ""
-		}
-		rest = append(rest, prose.Part(p))
-	}
-	if len(rest) == 0 {
-		return ""
-	}
-	scope := prose.List(rest, "and")
-	if fk := t.ForeignKeyOn(c.Column); fk != nil && len(fk.Columns) == 1 && refersTo(fk, t) {
-		return c.Column + " references " + t.Name + " itself, so the index keeps one row per " + c.Column +
-			" within " + scope + " (a chain), and a row without " + c.Column + " is the first of it: two such rows " +
-			"for the same " + scope + " start two chains"
-	}
-	if pair != nil {
-		typ, id := c.Column, pair.Column
-		if !strings.HasSuffix(strings.ToLower(typ), "type") {
-			typ, id = id, typ
-		}
-		stem := strings.Join(nameWords(typ)[:len(nameWords(typ))-1], "_")
-		return typ + " and " + id + " reference one " + stem + " together, and a row with neither is attached to no " +
-			stem + ": the own row of its " + scope + " (a default or global one), so two such rows for the same " +
-			scope + " are duplicates"
-	}
-	return ""
-}
-
-// refersTo reports whether the foreign key points at t itself.
-func refersTo(fk *catalog.ForeignKey, t *catalog.Table) bool {
-	schema, name, ok := strings.Cut(fk.RefTable, ".")
-	if !ok {
-		schema, name = t.Schema, fk.RefTable
-	}
-	return name == t.Name && (schema == "" || schema == t.Schema)
-}
-
-// polymorphicPair returns the other half of a polymorphic reference c
-// belongs to, {x}_type beside {x}_id (sourceType beside sourceId), when
-// both are key parts of ix that may be NULL; nil otherwise.
-func polymorphicPair(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) *catalog.IndexPart {
-	words := nameWords(c.Column)
-	if c.Column == "" || len(words) < 2 || nullsafe.NullSafe(t, ix, c, nil).Safe {
-		return nil
-	}
-	stem, last := strings.Join(words[:len(words)-1], " "), words[len(words)-1]
-	want := map[string]string{"type": "id", "id": "type"}[last]
-	if want == "" {
-		return nil
-	}
-	for _, p := range ix.Parts {
-		w := nameWords(p.Column)
-		if p.Column == "" || nullsafe.SamePart(p, c) || len(w) < 2 || w[len(w)-1] != want ||
-			strings.Join(w[:len(w)-1], " ") != stem {
-			continue
-		}
-		if nullsafe.NullSafe(t, ix, p, nil).Safe {
-			return nil
-		}
-		p := p
-		return &p
-	}
-	return nil
 }
 
 // scopeStandIns are the columns of t outside ix's key that scope the rows
@@ -297,7 +182,7 @@ func namesTable(column string, t *catalog.Table) bool {
 	if len(words) < 2 || !slices.Contains(referenceSuffixes, words[len(words)-1]) {
 		return false
 	}
-	return slices.Contains(tableNameForms(strings.Join(words[:len(words)-1], "")), squash(t.Name))
+	return slices.Contains(tableNameForms(words[:len(words)-1]), squash(t.Name))
 }
 
 // referenced is the table a foreign key points at, or nil.
@@ -329,55 +214,6 @@ func parents(cat *catalog.Catalog, t *catalog.Table) []*catalog.Table {
 		}
 	}
 	return out
-}
-
-// roleOf judges a key part: structure first (a foreign key, the column's
-// type, a CHECK listing its values), then its name. In a claim or dedupe
-// table a reference to another row is the claimed target, so identity.
-func roleOf(cat *catalog.Catalog, t *catalog.Table, p catalog.IndexPart, claim bool) partRole {
-	col := p.Column
-	if col == "" {
-		cols := p.Columns()
-		if len(cols) == 0 {
-			return partRole{role: roleScope, why: "a constant"}
-		}
-		if len(cols) > 1 {
-			return partRole{role: roleIdentity, why: "an expression over several columns"}
-		}
-		col = cols[0]
-	}
-	words := nameWords(col)
-	reference := len(words) > 1 && slices.Contains(referenceSuffixes, words[len(words)-1]) && !anyWord(words, identityIDWords)
-	if fk := t.ForeignKeyOn(col); fk != nil {
-		if claim {
-			return partRole{role: roleIdentity, why: "the claimed target in a claim table (" + refWords(fk) + ")", claimed: true}
-		}
-		return partRole{role: roleScope, why: refWords(fk)}
-	}
-	if c := t.Column(col); c != nil {
-		switch {
-		case c.Enum:
-			return partRole{role: roleDiscriminator, why: "an enum"}
-		case booleanColumn(cat, c):
-			return partRole{role: roleDiscriminator, why: "a boolean"}
-		case listedValues(t, col):
-			return partRole{role: roleDiscriminator, why: "limited by a CHECK to a few values"}
-		}
-	}
-	switch {
-	case reference && claim:
-		return partRole{role: roleIdentity, why: "the claimed target in a claim table (named like a reference)", claimed: true}
-	case reference:
-		return partRole{role: roleScope, why: "named like a reference to a parent row"}
-	case discriminatorName(words):
-		return partRole{role: roleDiscriminator, why: "named like a kind"}
-	case len(words) > 0 && slices.Contains(scopeWords, words[len(words)-1]):
-		if claim {
-			return partRole{role: roleIdentity, why: "the claimed target in a claim table (named like a parent or tenant)", claimed: true}
-		}
-		return partRole{role: roleScope, why: "named like a parent or tenant"}
-	}
-	return partRole{role: roleIdentity, why: "an identity value"}
 }
 
 func refWords(fk *catalog.ForeignKey) string {
@@ -509,7 +345,22 @@ func chosenWords(t *catalog.Table, ix *catalog.Index) string {
 			}
 		}
 	}
-	return name
+	// A name made to fit 63 bytes (ours, by the fix namer, or a person's)
+	// may cut a column name in the middle of it too:
+	// ..._idempotencyKey_key becomes ..._idempote_projectId_null.
+	var kept []string
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == ' ' }) {
+		cut := false
+		for _, n := range names[1:] {
+			if len(w) >= 3 && len(w) < len(n) && strings.HasPrefix(n, w) {
+				cut = true
+			}
+		}
+		if !cut {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // readParts judges each nullable part of ix.
@@ -531,7 +382,7 @@ func requestKeyed(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) boo
 		if !nullsafe.NullSafe(t, ix, p, nil).Safe {
 			continue
 		}
-		if roleOf(cat, t, p, claim).role != roleIdentity {
+		if pr := kindOf(cat, t, ix, p, claim); pr.scopeOnly() || pr.kind == kindSoftDelete {
 			continue
 		}
 		for _, c := range p.Columns() {
@@ -569,15 +420,43 @@ func uniqueWhenPresentWords() string {
 			strings.Join(taskNameEnds, ", ") + ")", taskWords},
 		wordList{"a schedule's name, a discriminator (the first word; the last is one of " +
 			strings.Join(scheduleNameEnds, ", ") + ")", scheduleWords},
-		wordList{"a parent or tenant, scope (the last word)", scopeWords},
+		wordList{"a parent or tenant, scope (the last word, or the word before an id suffix)", scopeWords},
+		wordList{"an actor, credited with the row (the last word before an id suffix; or a last word by: created_by)",
+			actorWords},
+		wordList{"a soft-delete marker when a nullable timestamp or date (the name, in any case)", softDeleteNames},
 		wordList{"the two bounds of one period (the one word two names differ in)", boundWords()},
-		wordList{"a reference to a parent row, scope (the last word)", referenceSuffixes},
-		wordList{"an identity although it ends in id: a value from outside, or the row's own number (a word)",
-			identityIDWords},
+		wordList{"a reference to another row when the stem before it names a table through the inflector (the last word)",
+			referenceSuffixes},
 		wordList{"nullable-key is an error when a key part that is never NULL has a word", requestIDWords},
 		wordList{"an optional idempotency key, for which the finding gives the fallback-key design (contains)",
 			idempotencyKeyWords},
 	)
+}
+
+// optionalLink reports whether the schema declares the reference c the
+// row's own optional link: its foreign key sets it NULL when the row it
+// points at goes (ON DELETE SET NULL), so the row is meant to live on
+// without it, and every other key part is a NOT NULL reference the row is
+// deleted with (ON DELETE CASCADE), its owners. An account of an auth
+// method linked to a user once there is one: UNIQUE (auth_method_id,
+// user_id) keeps one account per user and method, and unlinked accounts
+// are many by design.
+func optionalLink(t *catalog.Table, ix *catalog.Index, c catalog.IndexPart) bool {
+	fk := t.ForeignKeyOn(c.Column)
+	if c.Column == "" || fk == nil || fk.OnDelete != "n" {
+		return false
+	}
+	for _, p := range ix.Parts {
+		if nullsafe.SamePart(p, c) {
+			continue
+		}
+		col := t.Column(p.Column)
+		owner := t.ForeignKeyOn(p.Column)
+		if p.Column == "" || col == nil || !col.IsNotNull() || owner == nil || owner.OnDelete != "c" {
+			return false
+		}
+	}
+	return true
 }
 
 // rangePair returns the other bound of a period when c is one bound of it

@@ -8,12 +8,12 @@ import (
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
-// readAs runs the rules on one table and returns "rule severity" of each
-// finding on its index.
-func readAs(t *testing.T, tab *catalog.Table) string {
+// readAs runs the rules on one table, beside the tables others, and
+// returns "rule severity" of each finding on its index.
+func readAs(t *testing.T, tab *catalog.Table, others ...*catalog.Table) string {
 	t.Helper()
 	var got []string
-	for _, f := range runRules(t, catalogOf(tab), 16) {
+	for _, f := range runRules(t, catalogOf(append([]*catalog.Table{tab}, others...)...), 16) {
 		got = append(got, f.Rule+" "+f.Severity.String())
 	}
 	return strings.Join(got, ", ")
@@ -29,8 +29,10 @@ func TestReadingByStructureThenNames(t *testing.T) {
 		check catalog.Expr
 		want  string
 	}{
-		{"a reference by name", catalog.Column{Name: "workspace_id", NotNull: true}, false, nil, "optional-unique info"},
+		{"a scope by name", catalog.Column{Name: "workspace_id", NotNull: true}, false, nil, "optional-unique info"},
+		{"a reference by a table's name", catalog.Column{Name: "person_id", NotNull: true}, false, nil, "optional-unique info"},
 		{"camelCase reference", catalog.Column{Name: "runtimeEnvironmentId", NotNull: true}, false, nil, "optional-unique info"},
+		{"an id of its own (no table of that name)", catalog.Column{Name: "media_id", NotNull: true}, false, nil, "nullable-key warning"},
 		{"a value from outside", catalog.Column{Name: "stripe_charge_id", NotNull: true}, false, nil, "nullable-key warning"},
 		{"the row's own number", catalog.Column{Name: "sequential_id", NotNull: true}, false, nil, "nullable-key warning"},
 		{"a transaction id", catalog.Column{Name: "transaction_id", NotNull: true}, false, nil, "nullable-key error"},
@@ -60,7 +62,11 @@ func TestReadingByStructureThenNames(t *testing.T) {
 			tab.Checks = []*catalog.Check{{Name: "listed", Expr: tc.check, Validated: true}}
 		}
 		tab.Indexes = []*catalog.Index{uniq("items_key", nil, colPart(other.Name), colPart("label"))}
-		if got := readAs(t, tab); got != tc.want {
+		// The tables the names may point at: person_id at people (the
+		// inflector's plural), runtimeEnvironmentId at a Prisma model.
+		people := &catalog.Table{Schema: "public", Name: "people"}
+		env := &catalog.Table{Schema: "public", Name: "RuntimeEnvironment"}
+		if got := readAs(t, tab, people, env); got != tc.want {
 			t.Errorf("%s (%s, label): %s, want %s", tc.name, other.Name, got, tc.want)
 		}
 	}
@@ -92,6 +98,31 @@ func TestUseData(t *testing.T) {
 		}
 		if tc.first == "make external_subscription_id NOT NULL" && !strings.HasPrefix(f.Fixes[0].Caveat, "Offered first on the data check's evidence: no row of the 1000") {
 			t.Errorf("the NOT NULL fix does not say why it comes first: %s", f.Fixes[0].Caveat)
+		}
+	}
+
+	// The counts settle a hole: NULL rows that already collide make it an
+	// error (the hole was used); no NULL row at all says NOT NULL is safe.
+	// The warning is the same index in a table whose key has no request id.
+	hole.Severity = audit.Warning
+	for _, tc := range []struct {
+		part     audit.PartCounts
+		severity audit.Severity
+		tail     string
+	}{
+		{audit.PartCounts{Part: "external_subscription_id", NullRows: 4, Rows: 50, CollidingGroups: 2}, audit.Error,
+			"; live, 2 groups of rows already collide: the hole was used"},
+		{audit.PartCounts{Part: "external_subscription_id", NullRows: 0, Rows: 50}, audit.Warning,
+			"; live, no row of 50 holds NULL in external_subscription_id: NOT NULL is safe now"},
+		{audit.PartCounts{Part: "external_subscription_id", NullRows: 4, Rows: 50, CollidingGroupsSkipped: "timed out"}, audit.Warning,
+			"are both accepted"},
+	} {
+		f := hole
+		f.Fixes = append([]audit.Fix(nil), hole.Fixes...)
+		f.Data = &audit.DataCounts{Parts: []audit.PartCounts{tc.part}}
+		audit.UseData(&f)
+		if f.Severity != tc.severity || !strings.HasSuffix(f.Message, tc.tail) {
+			t.Errorf("%+v: %s, %s; want %s ending %q", tc.part, f.Severity, f.Message, tc.severity, tc.tail)
 		}
 	}
 

@@ -2,8 +2,10 @@
 // performance issue and prints one table: lint on a generated schema dump
 // (corpus S) and a generated migration tree (corpus L) against a
 // single-goroutine full parse and against replaying the same SQL into
-// PostgreSQL with psql, lint's peak memory, and inspect on a 10,000-table
-// database against the bare catalog query.
+// PostgreSQL with psql, lint's peak memory, --prove on a tree of 100
+// holes beside the same lint without it (per finding, and the throwaway
+// cluster's start), and inspect on a 10,000-table database against the
+// bare catalog query.
 //
 //	go run ./bench
 //	go run ./bench -readme README.md   # and write the table into the README
@@ -86,11 +88,19 @@ func run(o options, out, log io.Writer) error {
 		results = append(results, r)
 	}
 	var ins *inspectResult
+	var pr *proveResult
 	if !o.skipServer {
+		var holes string
+		if holes, err = generateHoles(dir); err != nil {
+			return err
+		}
+		if pr, err = measureProve(bin, holes, o, log); err != nil {
+			return err
+		}
 		ins, err = measureInspect(o, log)
 	}
 	var table bytes.Buffer
-	printTable(&table, machine(o), results, ins)
+	printTable(&table, machine(o), results, ins, pr)
 	if _, werr := out.Write(table.Bytes()); werr != nil {
 		return werr
 	}

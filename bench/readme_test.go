@@ -26,7 +26,8 @@ func TestReadmeTableIsTheBenchTable(t *testing.T) {
 		{corpus: &corpus{Title: "L: migrations", Files: []string{"1.sql"}}, lint: time.Second, parse: time.Second, psql: time.Second},
 	}
 	var want bytes.Buffer
-	printTable(&want, "any", results, &inspectResult{wall: time.Second, bare: time.Second, roundTrips: 2})
+	printTable(&want, "any", results, &inspectResult{wall: time.Second, bare: time.Second, roundTrips: 2},
+		&proveResult{plain: time.Second, onDSN: time.Second, perFinding: time.Millisecond, clusterStart: time.Second, onCluster: time.Second})
 	if got, wantLabels := labels(table), labels(want.String()); strings.Join(got, "\n") != strings.Join(wantLabels, "\n") {
 		t.Errorf("README.md's table has the rows\n  %s\nbench writes\n  %s\nrun go run ./bench -readme README.md",
 			strings.Join(got, "\n  "), strings.Join(wantLabels, "\n  "))

@@ -17,7 +17,7 @@ const (
 )
 
 // printTable writes the one table of the run, as Markdown.
-func printTable(w io.Writer, machine string, results []*lintResult, ins *inspectResult) {
+func printTable(w io.Writer, machine string, results []*lintResult, ins *inspectResult, pr *proveResult) {
 	fmt.Fprintf(w, "Machine: %s\n\n", machine)
 	header := []string{"measure"}
 	for _, r := range results {
@@ -56,6 +56,9 @@ func printTable(w io.Writer, machine string, results []*lintResult, ins *inspect
 	}, "< budget")
 	lintRow("RSS budget: 3 × largest file + 64 MB", func(r *lintResult) string { return megabytes(rssBudget(r)) }, "")
 
+	if pr != nil {
+		printProve(w, pr, len(results))
+	}
 	if ins == nil {
 		return
 	}

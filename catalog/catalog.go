@@ -181,9 +181,10 @@ type Schema struct {
 	// Tables holds the tables and the materialized views by name.
 	Tables  map[string]*Table
 	Domains map[string]*Domain
-	// Enums are the enum types replay saw created (CREATE TYPE ... AS
-	// ENUM), which it needs to tell which columns are of an enum type. A
-	// live catalog leaves it empty: the server says so per column.
+	// Enums are the enum types with their labels: those replay saw
+	// created (CREATE TYPE ... AS ENUM), which it needs to tell which
+	// columns are of an enum type, or those a live server holds. A
+	// witness row takes a label from here.
 	Enums map[string]*Enum
 	// Sequences maps each sequence name to the table that owns it (serial
 	// and identity columns), "" for a standalone sequence. They matter only
@@ -241,7 +242,11 @@ type ForeignKey struct {
 	InitiallyDeferred bool
 	// Validated is false for a key added NOT VALID and not yet validated.
 	Validated bool
-	Pos       Pos
+	// OnDelete is the action on deleting the referenced row, as
+	// pg_constraint.confdeltype has it: "a" no action (the default), "r"
+	// restrict, "c" cascade, "n" set null, "d" set default.
+	OnDelete string
+	Pos      Pos
 }
 
 // ForeignKeyOn returns a foreign key of the table that column is part of,
@@ -341,7 +346,11 @@ type Column struct {
 	// column, nil for any other column. The null-safety reasoner reads it:
 	// COALESCE(a, 'x') is never NULL whatever a holds.
 	Generation Expr
-	Pos        Pos
+	// Default is the column's DEFAULT expression as SQL PostgreSQL can run
+	// ("now()", "'pending'::text", "nextval('t_id_seq'::regclass)" for a
+	// serial), "" when it has none. The prover copies it; no rule reads it.
+	Default string
+	Pos     Pos
 	// NullableSince is where a later statement made the column nullable
 	// (ALTER COLUMN ... DROP NOT NULL, or the column re-created without NOT
 	// NULL). Zero when the column has been nullable since it was created or is
@@ -353,10 +362,15 @@ type Column struct {
 // (its own NOT NULL or its domain's).
 func (c *Column) IsNotNull() bool { return c.NotNull || c.DomainNotNull }
 
-// Check is a CHECK constraint.
+// Check is a CHECK constraint (of a table, or of a domain, where the
+// expression reads VALUE).
 type Check struct {
 	Name string
 	Expr Expr
+	// SQL is the expression as PostgreSQL can run it, written out by the
+	// parser (replay) or by the server (inspect); "" when the source could
+	// not render it, and then a copy of the table cannot have it.
+	SQL string
 	// Validated is false for a constraint added NOT VALID and not yet
 	// validated: existing rows were never checked against it.
 	Validated bool
@@ -395,7 +409,10 @@ type Domain struct {
 	Name    string
 	Type    string
 	NotNull bool
-	Pos     Pos
+	// Checks are the domain's CHECK constraints; their expressions read
+	// the value as the column VALUE.
+	Checks []*Check
+	Pos    Pos
 }
 
 // IndexPart is one key part of an index: a column or an expression.
@@ -575,6 +592,39 @@ type Query struct {
 	// Values says, for each position of the inserted rows, what every row
 	// writes there; nil when the rows come from a SELECT or DEFAULT VALUES.
 	Values []InsertValue
+	// SQL is the statement's text as written, which a witness runs with
+	// its parameters given values; "" for a statement inside a DO block.
+	SQL string
+	// Params are the parameters in SQL ($1, sqlc.arg(name), @name), in
+	// order of appearance.
+	Params []QueryParam
+}
+
+// QueryParam is one parameter of a query: where it is in Query.SQL (byte
+// offsets), how it is written, and the VALUES position it fills (-1 when
+// it is anywhere else: a SET, a WHERE, an expression).
+type QueryParam struct {
+	Start, End int
+	Text       string
+	Position   int
+}
+
+// Column returns the column of t that position i of the statement's VALUES
+// writes, "" when there is none.
+func (q Query) Column(t *Table, i int) string {
+	if i < 0 {
+		return ""
+	}
+	if q.Columns != nil {
+		if i < len(q.Columns) {
+			return q.Columns[i]
+		}
+		return ""
+	}
+	if i < len(t.Columns) {
+		return t.Columns[i].Name
+	}
+	return ""
 }
 
 // InsertValue is what an INSERT writes into one column, as far as NULL

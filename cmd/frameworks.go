@@ -23,8 +23,8 @@ type schemaFiles struct {
 // findSchemaFiles takes the schema files out of lint's paths, leaving what
 // the SQL loader reads.
 func findSchemaFiles(paths []string) ([]string, *schemaFiles) {
-	sqlPaths, found := frameworks.Find(paths)
-	return sqlPaths, &schemaFiles{found: found}
+	sqlPaths, found, diags := frameworks.Find(paths)
+	return sqlPaths, &schemaFiles{found: found, diags: diags}
 }
 
 // load reads every schema file after the SQL: one with SQL migrations beside

@@ -26,7 +26,11 @@ type inspectOptions struct {
 	Schemas []string
 	Tables  []string
 	Timeout time.Duration
-	Data    bool
+	// LockTimeout is --lock-timeout, zero when not given (the session
+	// then takes its default, never longer than half of --timeout).
+	LockTimeout time.Duration
+	Deadline    time.Duration
+	Data        bool
 	// pgVersionSet is true when --pg-version was given: it then overrides
 	// the server's own version for fixes.
 	pgVersionSet bool
@@ -36,6 +40,8 @@ type inspectOptions struct {
 	config *config.Config
 	// newFlags are --baseline and --write-baseline.
 	newFlags newFindingsFlags
+	// prove is --prove and --scratch-dsn.
+	prove proveFlags
 }
 
 func newInspectCmd(s *Streams) *cobra.Command {
@@ -59,16 +65,22 @@ hold NULL in the key and the groups of rows that already collide.`,
 			opts.audit.applyConfig(cfg, c.Flags().Changed)
 			opts.config = cfg
 			opts.pgVersionSet = c.Flags().Changed("pg-version") || (cfg != nil && cfg.Set["pg-version"])
+			if !c.Flags().Changed("lock-timeout") {
+				opts.LockTimeout = 0
+			}
 			return runInspect(c.Context(), opts, s)
 		},
 	}
 	opts.audit.addTo(c)
 	opts.newFlags.addTo(c, false)
+	opts.prove.addTo(c)
 	fl := c.Flags()
 	fl.StringVar(&opts.DSN, "dsn", "", "connection string: postgres:// URL or key=value (default DATABASE_URL, then PG* variables)")
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "audit only schemas matching this glob (repeatable)")
 	fl.StringArrayVar(&opts.Tables, "table", nil, "audit only tables matching this glob, or schema.table glob (repeatable)")
-	fl.DurationVar(&opts.Timeout, "timeout", inspect.DefaultTimeout, "statement and lock timeout for every query, and the connection timeout")
+	fl.DurationVar(&opts.Timeout, "timeout", inspect.DefaultTimeout, "statement timeout of every query, and the longest wait for any answer from the server, connecting included")
+	fl.DurationVar(&opts.LockTimeout, "lock-timeout", inspect.DefaultLockTimeout, "how long a query waits for a table another session holds locked; shorter than --timeout (default 1s, or half of --timeout)")
+	fl.DurationVar(&opts.Deadline, "deadline", 0, "bound on the whole run, connecting, the catalog and every count included (default none)")
 	fl.BoolVar(&opts.Data, "data", false, "also count NULL keys and colliding rows (reads table data)")
 	return c
 }
@@ -90,6 +102,12 @@ func (o *inspectOptions) settings(s *Streams) (inspectSettings, error) {
 		}
 		if o.Timeout <= 0 {
 			return usageError("--timeout must be positive, got %s", o.Timeout)
+		}
+		if o.LockTimeout < 0 || o.LockTimeout > 0 && o.LockTimeout >= o.Timeout {
+			return usageError("--lock-timeout %s must be positive and shorter than --timeout %s, so that a wait for a lock is reported as one", o.LockTimeout, o.Timeout)
+		}
+		if o.Deadline < 0 {
+			return usageError("--deadline must be positive, got %s", o.Deadline)
 		}
 		return nil
 	})
@@ -118,11 +136,23 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.DSN, Getenv: s.Getenv, Timeout: o.Timeout})
+	target, targetFrom := 0, "the live server"
+	if o.pgVersionSet {
+		target, targetFrom = o.audit.PGVersion, "--pg-version"
+	}
+	pr, err := o.prove.prepare(s, target, targetFrom)
+	if err != nil {
+		return err
+	}
+	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.DSN, Getenv: s.Getenv, Timeout: o.Timeout,
+		LockTimeout: o.LockTimeout, Deadline: o.Deadline, Start: start})
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
+	if err := pr.refuseInspected(sess.Host, sess.Port, sess.Database); err != nil {
+		return err
+	}
 	snap, err := sess.ReadCatalog(ctx, st.filter)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -140,6 +170,9 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if o.pgVersionSet {
 		pgVersion = o.audit.PGVersion
 	}
+	if pr != nil {
+		pr.target, pr.cfg.Major = pgVersion, pgVersion
+	}
 	res, err := pipeline.Run(pipeline.Input{
 		Catalog:    snap.Catalog,
 		Directives: configDirectives(o.config),
@@ -150,12 +183,15 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		Audit:       audit.Options{PGVersion: pgVersion, Live: true},
 		Severities:  st.Severities,
 		MinSeverity: st.MinSeverity,
-		Enrich: func(findings []audit.Finding, summary *report.Summary) {
-			if o.Data {
-				runDataChecks(ctx, sess, snap, findings, s)
-				summary.RoundTrips = sess.RoundTrips()
+		Enrich: func(findings []audit.Finding, summary *report.Summary) []report.Diagnostic {
+			if !o.Data {
+				return nil
 			}
+			diags := runDataChecks(ctx, sess, snap, findings, s)
+			summary.RoundTrips = sess.RoundTrips()
+			return diags
 		},
+		Prove:   pr.hook(ctx),
 		New:     newFilter.options("inspect"),
 		Version: toolVersion(),
 		Start:   start,
@@ -180,6 +216,12 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 			return err
 		}
 	}
+	// The data checks stopped (a lost connection, the deadline), or --prove
+	// could not start its scratch server: the report has what was found,
+	// and the run could not finish.
+	if res.InputErrors() {
+		return exitWith(ExitUsage)
+	}
 	if res.Fails(st.FailOn) {
 		return exitWith(ExitFindings)
 	}
@@ -194,8 +236,10 @@ func where(sess *inspect.Session) string {
 // runDataChecks counts, for each finding about nullable key parts, the rows
 // holding NULL there and the groups that already collide, and puts the
 // counts on the finding (audit.AddData: Data, notes, and what they change).
-// On a terminal, stderr shows the progress.
-func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Snapshot, findings []audit.Finding, s *Streams) {
+// On a terminal, stderr shows the progress. A failure that stopped the
+// counts is returned as an error for the report; each table another
+// session held locked, as a note.
+func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Snapshot, findings []audit.Finding, s *Streams) []report.Diagnostic {
 	var progress inspect.Progress
 	if s.ErrTerminal {
 		progress = func(done, total int, object string) {
@@ -206,9 +250,23 @@ func runDataChecks(ctx context.Context, sess *inspect.Session, snap *inspect.Sna
 			fmt.Fprintf(s.Err, "\r\033[Kdata checks: %d of %d queries, %s", done, total, object)
 		}
 	}
-	for i, d := range sess.CountFindings(ctx, snap, findings, progress) {
+	counts, locked, err := sess.CountFindings(ctx, snap, findings, progress)
+	for i, d := range counts {
 		if d != nil {
 			audit.AddData(&findings[i], d)
 		}
 	}
+	var diags []report.Diagnostic
+	for _, why := range locked {
+		diags = append(diags, report.Diagnostic{Level: report.LevelNote, Message: "data checks: " + why})
+	}
+	if err != nil {
+		d := report.Diagnostic{Level: report.LevelError, Message: "data checks stopped: " + err.Error()}
+		var se *inspect.SessionError
+		if errors.As(err, &se) {
+			d.SQLState = se.SQLState
+		}
+		diags = append(diags, d)
+	}
+	return diags
 }

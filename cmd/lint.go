@@ -47,11 +47,14 @@ type lintOptions struct {
 	// New hides what is not new (--new-from-rev, --baseline) and writes
 	// --write-baseline; nil hides nothing.
 	New *newFindingsFilter
+	// Prove runs the witnesses (--prove); nil without it.
+	Prove *prover
 }
 
 func newLintCmd(s *Streams) *cobra.Command {
 	var flags auditFlags
 	var newFlags newFindingsFlags
+	var proveF proveFlags
 	var layout string
 	var queries, vars []string
 	c := &cobra.Command{
@@ -91,11 +94,15 @@ when the paths yield no statement to check.`,
 			if opts.New, err = newFlags.prepare(c.Context()); err != nil {
 				return err
 			}
+			if opts.Prove, err = proveF.prepare(s, opts.PGVersion, "--pg-version"); err != nil {
+				return err
+			}
 			return runLint(c.Context(), opts, s)
 		},
 	}
 	flags.addTo(c)
 	newFlags.addTo(c, true)
+	proveF.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
 	c.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE for template placeholders ({{ .NAME }}, ${NAME}, psql :NAME); repeatable")
@@ -195,6 +202,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Severities:  opts.Severities,
 		MinSeverity: opts.MinSeverity,
 		Amend:       func(findings []audit.Finding) { schemas.addFixes(findings, cat, opts.PGVersion) },
+		Prove:       opts.Prove.hook(ctx),
 		New:         opts.New.options("lint"),
 		Version:     toolVersion(),
 		Start:       start,

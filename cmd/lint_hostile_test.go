@@ -100,6 +100,27 @@ func hostileCases() []hostileCase {
 		}, want: func(p string) []string {
 			return []string{"error: " + p + ": cannot read: not a regular file (a device)"}
 		}},
+		{name: "UTF-16 file", make: func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "utf16.sql")
+			mustWrite(t, p, "\xff\xfeC\x00R\x00E\x00A\x00T\x00E\x00")
+			return p
+		}, want: func(p string) []string {
+			return []string{p + ":1:1: error: UTF-16 (little-endian, with a byte order mark) text, not UTF-8"}
+		}},
+		{name: "UTF-8 byte order mark that golang-migrate passes on", make: func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "1_bom.up.sql")
+			mustWrite(t, p, "\xef\xbb\xbf"+infoSQL)
+			return p
+		}, want: func(p string) []string {
+			return []string{"error: " + p + ":1:1: starts with a UTF-8 byte order mark (EF BB BF), which golang-migrate sends to PostgreSQL as it is"}
+		}},
+		{name: "a key named .sql", make: func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "key.sql")
+			mustWrite(t, p, secretKey)
+			return p
+		}, want: func(p string) []string {
+			return []string{p + ":2:1: error: syntax error at its first word, which is no SQL keyword (none of the text is quoted"}
+		}},
 		{name: "binary file inside a tree", make: func(t *testing.T, dir string) string {
 			root := filepath.Join(dir, "migrations")
 			mustWrite(t, filepath.Join(root, "1_users.up.sql"), infoSQL)

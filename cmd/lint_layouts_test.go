@@ -24,7 +24,7 @@ func TestLintLayoutOrder(t *testing.T) {
 			"nested/migrations/10/2_cart_checkout_key.up.sql:2:1: info optional-unique",
 			"in 5 files (5 statements), 3 files skipped"},
 		{"temporal manifests", "temporal",
-			"temporal/versioned/v1.10/add_signal_key.sql:1:1: info optional-unique",
+			"temporal/versioned/v1.10/add_signal_key.sql:1:1: warning nullable-key",
 			"in 5 files (5 statements), 1 file skipped"},
 		{"prisma folders sharing a timestamp", "prisma-shared-timestamp",
 			"20240517083000_b_hold_keys/migration.sql:3:1: info optional-unique",

@@ -199,3 +199,28 @@ func TestRaceHTTPAcceptedWorkIsCountedAgain(t *testing.T) {
 		t.Errorf("by its responses: exit %d, want 0 naming what it assumes of the accepted request:\n%s%s", code, out, errs)
 	}
 }
+
+// TestRaceHTTPCutShortByTheDeadline: a run whose --deadline passes while
+// the target is slow leaves the round it cut out and says it stopped
+// early; it is judged on the rounds that finished.
+func TestRaceHTTPCutShortByTheDeadline(t *testing.T) {
+	noLeaks(t)
+	g := &groundtruth.Sound{Replay: groundtruth.Marked}
+	srv := startTarget(t, g, g)
+	for _, oracle := range [][]string{nil, {"--effect-url", srv.EffectsURL}} {
+		code, out, errs := runCmd(t, append([]string{"race", "http", "-H", keyFlag, "--rounds", "10000", "--settle", "50ms", "--deadline", "1s",
+			"--format", "json", srv.URL}, oracle...)...)
+		var res racetest.Result
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("%v: exit %d, not JSON (%v):\n%s\nstderr: %s", oracle, code, err, out, errs)
+		}
+		if code != ExitOK || !res.StoppedEarly || !strings.Contains(strings.Join(res.Warnings, "\n"), "the run stopped early") {
+			t.Errorf("%v: exit %d, stopped early %v, warnings %q: want 0 on the rounds that ran, saying the run stopped early", oracle, code, res.StoppedEarly, res.Warnings)
+		}
+		for _, r := range res.Rounds {
+			if r.Count(racetest.Error) > 0 {
+				t.Errorf("%v: round %d, cut by the deadline, was kept: %s", oracle, r.Index, racetest.RoundLine(&r))
+			}
+		}
+	}
+}

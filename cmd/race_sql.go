@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/inspect"
 	"github.com/idemcheck/idemcheck/internal/claimaudit"
+	"github.com/idemcheck/idemcheck/internal/pgsecret"
 	"github.com/idemcheck/idemcheck/racetest/sqlrace"
 	"github.com/spf13/cobra"
 )
@@ -88,6 +89,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	start := time.Now()
 	if err := o.out.validate(); err != nil {
 		return err
 	}
@@ -107,15 +109,19 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 	// inspect resolves the connection settings and words a failure without
 	// the password; its session then reads the unique indexes for the
 	// diagnosis.
-	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.dsn, Getenv: s.Getenv, Timeout: o.timeout})
+	// It holds no transaction between reads, and is the one session race
+	// sql holds besides the probe's.
+	sess, err := inspect.Open(ctx, inspect.Config{DSN: o.dsn, Getenv: s.Getenv, Timeout: o.timeout, Deadline: o.deadline, Start: start})
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer sess.Close(context.Background())
 	p.UniqueKeys = claimaudit.UniqueKeys(sess.ReadCatalog, parsed.Text)
+	p.CallerSessions = 1
 	if p.DSN == "" {
 		p.DSN = raceGetenv(s, "DATABASE_URL")
 	}
+	p.Scrub = pgsecret.New(p.DSN, raceGetenv(s, "PGPASSWORD"))
 	res, err := sqlrace.Run(ctx, p)
 	if err != nil {
 		return usageError("race sql: %v", err)

@@ -93,7 +93,8 @@ func TestRulesDocsTellHoleFromUniqueWhenPresent(t *testing.T) {
 	}
 	r := run(t, "rules", "optional-unique")
 	assertContains(t, "optional-unique", r.stdout, "audit/names.go",
-		"idempot, dedup, duplicat, claim, guard", "kind, type, category, status", "sequential")
+		"idempot, dedup, duplicat, claim, guard", "kind, type, category, status", "tagger, author",
+		"deleted_at, discarded_at")
 }
 
 // The seed's charge claim stays an error; its first fix keeps NULL

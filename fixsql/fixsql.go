@@ -121,11 +121,28 @@ func writeFix(b *strings.Builder, f fix) {
 		b.WriteString("-- precheck:\n")
 		b.WriteString(comment(f.fix.Precheck, "--   "))
 	}
+	writeBefore(b, f.finding)
 	sql := strings.TrimSpace(f.fix.SQL)
 	if !strings.HasSuffix(sql, ";") {
 		sql += ";"
 	}
 	b.WriteString(sql + "\n")
+}
+
+// writeBefore writes the finding's witness as a commented check to run
+// before the fix, on a copy of the table: PostgreSQL accepts both rows now
+// and must refuse them once the fix is in.
+func writeBefore(b *strings.Builder, f audit.Finding) {
+	w := f.Witness
+	if w == nil || len(w.Rows) == 0 {
+		return
+	}
+	head := "before: " + audit.WitnessLabel + ", PostgreSQL accepts both rows below"
+	if p := f.Proof; p != nil && p.Verdict == audit.Proven {
+		head += " (" + p.Message + ")"
+	}
+	b.WriteString(comment(head+"; once this fix is applied it refuses them.", "-- "))
+	b.WriteString(comment(w.SQL(), "--   "))
 }
 
 // findingPlace is the finding's object and, when it has one, the

@@ -120,3 +120,23 @@ func TestSameFixWrittenOnce(t *testing.T) {
 		t.Errorf("the second finding is not named:\n%s", out)
 	}
 }
+
+// TestWitnessAsBeforeCheck: a finding's witness goes into the fix file as
+// a commented check to run on a copy before the fix, with the proof when
+// --prove ran; a finding without one gets none.
+func TestWitnessAsBeforeCheck(t *testing.T) {
+	fs := findings()
+	fs[0].Witness = &audit.Witness{Rows: []string{"INSERT INTO a (k, b) VALUES (1, NULL);", "INSERT INTO a (k, b) VALUES (1, NULL);"}}
+	fs[0].Proof = &audit.Proof{Verdict: audit.Proven, Message: "proven: PostgreSQL 15.8 accepted both rows"}
+	out := Single(fs)
+	want := "-- before: on a copy of the table without its foreign keys, PostgreSQL accepts both rows below " +
+		"(proven: PostgreSQL 15.8 accepted both rows); once this fix is applied it refuses them.\n" +
+		"--   BEGIN;\n--   INSERT INTO a (k, b) VALUES (1, NULL);\n--   INSERT INTO a (k, b) VALUES (1, NULL);\n--   ROLLBACK;\n" +
+		"ALTER TABLE a ALTER COLUMN b SET NOT NULL;\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("the fix file lacks the before check:\n%s", out)
+	}
+	if strings.Count(out, "-- before:") != 1 {
+		t.Errorf("a finding without a witness got a before check:\n%s", out)
+	}
+}

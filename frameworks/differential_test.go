@@ -464,7 +464,7 @@ func TestRealSchemas(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			_, found := Find([]string{path})
+			_, found, _ := Find([]string{path})
 			if len(found) != 1 {
 				t.Skipf("not one schema: %d found", len(found))
 			}

@@ -1,11 +1,15 @@
 package frameworks
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
 // Found is a schema file found among lint's paths: a schema.rb, or the
@@ -30,7 +34,10 @@ const maxDepth = 3
 // win), and is dropped when it holds only schema files. SQL beside a schema
 // file that sits deeper than the SQL loader looks (a monorepo's
 // packages/db/prisma/migrations) is named to the loader itself.
-func Find(paths []string) (sqlPaths []string, found []Found) {
+//
+// A link under a directory that leads out of it is not followed, and a
+// folder that cannot be read is an error: diags say so.
+func Find(paths []string) (sqlPaths []string, found []Found, diags []sqlparse.Diagnostic) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		switch {
@@ -43,7 +50,9 @@ func Find(paths []string) (sqlPaths []string, found []Found) {
 				sqlPaths = append(sqlPaths, p)
 			}
 		default:
-			schemas, sqlFiles := walk(p, 0, false)
+			w := &walker{root: p}
+			schemas, sqlFiles := w.walk(p, 0, false)
+			diags = append(diags, w.diags...)
 			found = append(found, schemas...)
 			var deep []string
 			for _, f := range schemas {
@@ -64,7 +73,7 @@ func Find(paths []string) (sqlPaths []string, found []Found) {
 			sqlPaths = append(sqlPaths, deep...)
 		}
 	}
-	return sqlPaths, found
+	return sqlPaths, found, diags
 }
 
 // sqlReach is how far below a directory given to lint the SQL loader looks
@@ -92,7 +101,8 @@ func within(p string, dirs []string) bool {
 
 // besideSQL is the SQL a schema file found in a tree is compared with, if
 // it exists: Rails' db/ when it holds structure.sql, Prisma's migrations
-// folder beside the schema (beside prisma/schema/ for that folder form).
+// folder beside the schema (beside prisma/schema/ for that folder form), or
+// the one the project's Prisma config names (migrations: { path }).
 func (f Found) besideSQL() string {
 	dir := filepath.Dir(f.Paths[0])
 	switch f.Kind {
@@ -101,6 +111,9 @@ func (f Found) besideSQL() string {
 			return dir
 		}
 	case Prisma:
+		if m, _, configured := prismaMigrations(f.Paths[0]); configured && isDir(m) {
+			return m
+		}
 		for _, d := range []string{dir, filepath.Dir(dir)} {
 			if m := filepath.Join(d, "migrations"); isDir(m) {
 				return m
@@ -123,16 +136,40 @@ func isDir(p string) bool {
 	return err == nil && info.IsDir()
 }
 
+// walker is one walk of a directory lint was given: root, and what the
+// walk has to say (the links under it that lead out of it, which it does
+// not follow; folders it cannot read).
+type walker struct {
+	root  string
+	diags []sqlparse.Diagnostic
+}
+
 // walk looks for schema files and .sql files in dir and below, maxDepth
 // directories down. Below a directory of .prisma files it goes on for
 // .prisma files alone (prismaOnly), since they may belong to its schema.
-func walk(dir string, depth int, prismaOnly bool) (found []Found, sqlFiles []string) {
-	entries, err := os.ReadDir(dir)
+func (w *walker) walk(dir string, depth int, prismaOnly bool) (found []Found, sqlFiles []string) {
+	all, err := os.ReadDir(dir)
 	if err != nil {
 		if prismaOnly {
+			// It may hold models of the schema above it.
+			w.diags = append(w.diags, sqlparse.Diagnostic{Level: sqlparse.Error, Message: fmt.Sprintf("%s: cannot read: %v", dir, unwrapPath(err))})
 			return nil, nil
 		}
 		return nil, []string{dir} // let the SQL loader report it
+	}
+	entries := all[:0]
+	for _, e := range all {
+		if e.Type()&fs.ModeSymlink != 0 {
+			p := filepath.Join(dir, e.Name())
+			if target, outside := sqlparse.OutsideTree(w.root, p); outside {
+				// The SQL loader names the links it would have read.
+				if KindOf(e.Name()) != "" {
+					w.diags = append(w.diags, sqlparse.Diagnostic{Level: sqlparse.Note, Message: sqlparse.NotFollowed(p, target)})
+				}
+				continue
+			}
+		}
+		entries = append(entries, e)
 	}
 	var prisma []string
 	for _, e := range entries {
@@ -149,11 +186,11 @@ func walk(dir string, depth int, prismaOnly bool) (found []Found, sqlFiles []str
 			}
 			switch {
 			case depth < maxDepth && !prismaOnly:
-				f, sql := walk(p, depth+1, false)
+				f, sql := w.walk(p, depth+1, false)
 				found = append(found, f...)
 				sqlFiles = append(sqlFiles, sql...)
 			case len(prisma) > 0 || prismaOnly:
-				f, _ := walk(p, depth+1, true)
+				f, _ := w.walk(p, depth+1, true)
 				found = append(found, f...)
 			}
 			continue
@@ -212,7 +249,8 @@ func declaresDatasource(paths []string) bool {
 // Beside reports whether a SQL tree rooted at root sits beside the schema
 // file: inside the schema file's directory (prisma/migrations beside
 // prisma/schema.prisma, db/structure.sql beside db/schema.rb), or, for a
-// folder of .prisma files (prisma/schema/), beside that folder.
+// folder of .prisma files (prisma/schema/), beside that folder; or the
+// migrations folder the project's Prisma config names.
 func (f Found) Beside(root string) bool {
 	dir := filepath.Clean(filepath.Dir(f.Paths[0]))
 	root = filepath.Clean(root)
@@ -221,6 +259,11 @@ func (f Found) Beside(root string) bool {
 	}
 	if within(dir) {
 		return true
+	}
+	if f.Kind == Prisma {
+		if m, _, configured := prismaMigrations(f.Paths[0]); configured && within(filepath.Clean(m)) {
+			return true
+		}
 	}
 	return f.Kind == Prisma && filepath.Base(dir) == "schema" && within(filepath.Dir(dir))
 }

@@ -42,6 +42,13 @@ func AddFixes(findings []audit.Finding, cat *catalog.Catalog, sources []*Source,
 		case src.prisma != nil:
 			extra = src.prisma.Fixes(t, f.Columns, f.Fixes)
 		}
+		if src.rails != nil {
+			for j := range f.Fixes {
+				if c := src.rails.SQLCaveat(f.Fixes[j].SQL); c != "" {
+					f.Fixes[j].Caveat += " " + c
+				}
+			}
+		}
 		f.Fixes = append(extra, f.Fixes...)
 	}
 }

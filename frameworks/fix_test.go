@@ -99,3 +99,32 @@ func reportedBefore(before []audit.Finding, g audit.Finding) bool {
 	}
 	return false
 }
+
+// Below Rails 7.1 the SQL alternatives that build NULLS NOT DISTINCT say
+// that schema.rb loses it (use structure.sql); a 7.1 dump keeps it, and its
+// SQL fixes say nothing of the kind.
+func TestRailsBefore71SQLCaveat(t *testing.T) {
+	for file, want := range map[string]bool{"rails6_schema.rb": true, "rails8_schema.rb": false} {
+		path := fixtureRoot + "/rails/" + file
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		findings, _, _ := lintSchema(t, path, src, 16)
+		seen := 0
+		for _, f := range findings {
+			for _, fix := range f.Fixes {
+				if fix.Lang != "" || !strings.Contains(fix.SQL, "NULLS NOT DISTINCT") {
+					continue
+				}
+				seen++
+				if got := strings.Contains(fix.Caveat, "Rails before 7.1 cannot write NULLS NOT DISTINCT into schema.rb"); got != want {
+					t.Errorf("%s: %s: caveat %q, want the schema.rb warning %v", file, fix.Title, fix.Caveat, want)
+				}
+			}
+		}
+		if seen == 0 {
+			t.Errorf("%s: no SQL fix with NULLS NOT DISTINCT", file)
+		}
+	}
+}

@@ -157,6 +157,9 @@ func Translate(path string, kind Kind, data []byte) *Source {
 }
 
 func fromPrisma(s *prisma.Schema) *Source {
+	if _, shown, _ := prismaMigrations(s.File); shown != "" {
+		s.MigrationsDir = shown
+	}
 	src := &Source{Path: s.File, Kind: Prisma, Files: []string{s.File}, prisma: s}
 	src.Statements, src.Comments, src.Diagnostics = s.Statements, s.Comments, s.Diagnostics
 	for _, sp := range s.Spans {

@@ -30,7 +30,7 @@ func scanChecks(rows pgx.Rows, b *builder) error {
 	if t == nil {
 		return nil
 	}
-	ck.Expr = exprFromServer(text)
+	ck.Expr, ck.SQL = exprFromServer(text), text
 	b.cat.AddCheck(t, ck)
 	return nil
 }

@@ -6,15 +6,16 @@ import (
 )
 
 // columnsQuery lists the live columns of every table and materialized view,
-// with whether the column's type is an enum and a generated column's
-// expression as the server prints it. attidentity exists since PostgreSQL
+// with whether the column's type is an enum, a generated column's
+// expression and any other column's default as the server prints them. attidentity exists since PostgreSQL
 // 10 and attgenerated since 12 (” when neither).
 const columnsQuery = domainNotNullCTE + `
 SELECT a.attrelid::int8, a.attnum, a.attname::text,
        pg_catalog.format_type(a.atttypid, a.atttypmod),
        a.attnotnull, a.attidentity <> '', a.attgenerated <> '',
        coalesce(d.not_null, false), ty.typtype = 'e',
-       CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(ad.adbin, ad.adrelid, true) END
+       CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(ad.adbin, ad.adrelid, true) END,
+       CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(ad.adbin, ad.adrelid, true) END
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -30,9 +31,13 @@ func scanColumns(rows pgx.Rows, b *builder) error {
 		attnum     int16
 		c          = &catalog.Column{}
 		generation *string
+		def        *string
 	)
-	if err := rows.Scan(&rel, &attnum, &c.Name, &c.Type, &c.NotNull, &c.Identity, &c.Generated, &c.DomainNotNull, &c.Enum, &generation); err != nil {
+	if err := rows.Scan(&rel, &attnum, &c.Name, &c.Type, &c.NotNull, &c.Identity, &c.Generated, &c.DomainNotNull, &c.Enum, &generation, &def); err != nil {
 		return err
+	}
+	if def != nil {
+		c.Default = *def
 	}
 	if generation != nil {
 		c.Generation = exprFromServer(*generation)

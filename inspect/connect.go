@@ -2,16 +2,19 @@
 // same model that replaying migrations builds, so that every audit rule runs
 // unchanged on a running database.
 //
-// Everything happens in one BEGIN READ ONLY transaction bounded by
+// The catalog is read in one BEGIN READ ONLY transaction bounded by
 // statement_timeout and lock_timeout, with a fixed number of round trips
 // whatever the size of the database. Only the system catalogs are read, which
 // every role that can connect may do; table rows are read only by the data
 // checks (CheckData, and CountFindings, which returns them in the audit's
 // terms for the findings they concern), which the caller asks for
-// explicitly.
+// explicitly, each count in a read-only transaction of its own so that the
+// session holds few locks at any moment. No transaction stays open between
+// requests, every wait for the server is bounded on the client as well, and
+// a lost connection ends the session: docs/production.md.
 //
 // The package never prints and never exits, and no error it returns contains
-// the connection password.
+// the connection password (internal/pgsecret).
 package inspect
 
 import (
@@ -19,12 +22,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgsecret"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -38,19 +40,58 @@ type Config struct {
 	// Getenv reads DATABASE_URL and PGPASSWORD (for scrubbing); nil means
 	// the process environment.
 	Getenv func(string) string
-	// Timeout bounds the connection attempt and becomes statement_timeout
-	// and lock_timeout of the read-only transaction. Zero means 30 s.
+	// Timeout bounds the connection attempt, becomes the statement_timeout
+	// of every transaction, and bounds every wait for the server on the
+	// client too (Timeout plus AnswerGrace), so that a server or proxy that
+	// stops answering cannot hold the run. Zero means 30 s.
 	Timeout time.Duration
+	// LockTimeout is the lock_timeout of every transaction, shorter than
+	// Timeout so that a wait for a lock is reported as one. Zero means
+	// DefaultLockTimeout, or half of Timeout when that is shorter.
+	LockTimeout time.Duration
+	// Deadline bounds the whole session, from Start: connecting, the
+	// catalog, every count. Zero means no bound beyond Timeout per wait.
+	Deadline time.Duration
+	// Start is when the run began, for the deadline and for the elapsed
+	// time errors give; zero means when Open (or Attach) is called.
+	Start time.Time
 }
 
 // DefaultTimeout is the --timeout default.
 const DefaultTimeout = 30 * time.Second
+
+// DefaultLockTimeout is the --lock-timeout default: a table that another
+// session holds locked (an ALTER TABLE, a VACUUM FULL) is given up on after
+// this long, once, and its counts are skipped.
+const DefaultLockTimeout = time.Second
+
+// AnswerGrace is how much longer than Timeout the client waits for an
+// answer before it gives the server up: long enough for the server's own
+// statement_timeout to be heard first, short enough that a stalled server
+// ends the run within Timeout and a second.
+const AnswerGrace = 500 * time.Millisecond
 
 func (c Config) timeout() time.Duration {
 	if c.Timeout <= 0 {
 		return DefaultTimeout
 	}
 	return c.Timeout
+}
+
+func (c Config) lockTimeout() time.Duration {
+	if c.LockTimeout > 0 {
+		return c.LockTimeout
+	}
+	return min(DefaultLockTimeout, c.timeout()/2)
+}
+
+// check refuses a lock timeout that is not shorter than the statement
+// timeout: a lock wait would then be reported as a timed-out count.
+func (c Config) check() error {
+	if c.lockTimeout() >= c.timeout() {
+		return fmt.Errorf("the lock timeout (%s) must be shorter than the timeout (%s), so that a wait for a lock is reported as one", c.lockTimeout(), c.timeout())
+	}
+	return nil
 }
 
 func (c Config) getenv(key string) string {
@@ -92,14 +133,14 @@ type ConfigError struct{ Reason string }
 func (e *ConfigError) Error() string { return "invalid connection settings: " + e.Reason }
 
 // parseConfig turns the settings into a pgx configuration.
-func parseConfig(cfg Config) (*pgx.ConnConfig, *scrubber, error) {
+func parseConfig(cfg Config) (*pgx.ConnConfig, *pgsecret.Scrubber, error) {
 	dsn := cfg.connString()
-	scrub := newScrubber(dsn, cfg.getenv("PGPASSWORD"))
+	scrub := pgsecret.New(dsn, cfg.getenv("PGPASSWORD"))
 	cc, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, scrub, &ConfigError{Reason: scrub.clean(parseReason(err))}
+		return nil, scrub, &ConfigError{Reason: scrub.Clean(parseReason(err))}
 	}
-	scrub.add(cc.Password)
+	scrub.Add(cc.Password)
 	if cc.ConnectTimeout == 0 || cc.ConnectTimeout > cfg.timeout() {
 		cc.ConnectTimeout = cfg.timeout()
 	}
@@ -125,17 +166,17 @@ func parseReason(err error) string {
 }
 
 // connectError explains a failed pgx.ConnectConfig in one line.
-func connectError(cc *pgx.ConnConfig, err error, scrub *scrubber) error {
+func connectError(cc *pgx.ConnConfig, err error, scrub *pgsecret.Scrubber) *ConnectError {
 	host := cc.Host
 	if strings.HasPrefix(host, "/") {
 		host = "socket " + host
 	}
 	return &ConnectError{
-		Host:     host,
+		Host:     scrub.Clean(host),
 		Port:     cc.Port,
-		User:     cc.User,
-		Database: cc.Database,
-		Reason:   scrub.clean(connectReason(err)),
+		User:     scrub.Clean(cc.User),
+		Database: scrub.Clean(cc.Database),
+		Reason:   scrub.Clean(connectReason(err)),
 	}
 }
 
@@ -164,53 +205,6 @@ func connectReason(err error) string {
 		msg = msg[i+3:]
 	}
 	return strings.Join(strings.Fields(msg), " ")
-}
-
-// scrubber removes every password we know of from text meant for people.
-type scrubber struct{ secrets []string }
-
-// minSecret is the shortest password worth blanking out: replacing a one- or
-// two-letter password everywhere would mangle the message and hide nothing.
-const minSecret = 3
-
-var (
-	urlPassword = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://[^:@/]*:([^@]*)@`)
-	kvPassword  = regexp.MustCompile(`(?i)\bpassword\s*=\s*('(?:[^'\\]|\\.)*'|[^\s]*)`)
-)
-
-func newScrubber(dsn, envPassword string) *scrubber {
-	s := &scrubber{}
-	s.add(envPassword)
-	if m := urlPassword.FindStringSubmatch(dsn); m != nil {
-		s.add(m[1])
-		if dec, err := url.PathUnescape(m[1]); err == nil {
-			s.add(dec)
-		}
-	}
-	for _, m := range kvPassword.FindAllStringSubmatch(dsn, -1) {
-		v := m[1]
-		s.add(v)
-		if strings.HasPrefix(v, "'") && strings.HasSuffix(v, "'") && len(v) >= 2 {
-			s.add(strings.ReplaceAll(v[1:len(v)-1], `\'`, `'`))
-		}
-		if dec, err := url.QueryUnescape(v); err == nil {
-			s.add(dec)
-		}
-	}
-	return s
-}
-
-func (s *scrubber) add(secret string) {
-	if len(secret) >= minSecret {
-		s.secrets = append(s.secrets, secret)
-	}
-}
-
-func (s *scrubber) clean(text string) string {
-	for _, secret := range s.secrets {
-		text = strings.ReplaceAll(text, secret, "********")
-	}
-	return text
 }
 
 // serverVersion reads the server_version the server reports at startup

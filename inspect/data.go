@@ -9,7 +9,6 @@ import (
 
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // DataCheck asks how a hole in an index has been used: Parts are the key
@@ -47,15 +46,24 @@ type PartData struct {
 // Progress is told before each data query runs (done of total finished).
 type Progress func(done, total int, object string)
 
-// CheckData runs the data checks, each query under the session's timeout
-// and inside a savepoint, so that one timed-out query is reported as skipped
-// and the transaction goes on. The result has one slice per check.
-func (s *Session) CheckData(ctx context.Context, snap *Snapshot, checks []DataCheck, progress Progress) [][]PartData {
+// CheckData runs the data checks. Each count is its own read-only
+// transaction with the session's statement and lock timeouts, in one round
+// trip, so that the locks it takes (the table and its indexes) are released
+// before the next count: the session holds a small number of locks at any
+// moment, whatever the number of tables. A count that fails is skipped and
+// the checks go on; a table found locked by another session is given up on
+// once, and its other counts are skipped without waiting again.
+//
+// The error is a failure that ends the checks: a lost connection, the
+// run's deadline, a server that stopped answering. The counts made before
+// it are kept; those not made are skipped, saying why.
+func (s *Session) CheckData(ctx context.Context, snap *Snapshot, checks []DataCheck, progress Progress) (Checked, error) {
 	total := 0
 	for _, c := range checks {
 		total += 2*len(c.Parts) + 1
 	}
 	out := make([][]PartData, len(checks))
+	r := &dataRun{s: s, locked: map[*catalog.Table]string{}}
 	done := 0
 	for i, c := range checks {
 		object := c.Table.QualifiedName() + "." + c.Index.Name
@@ -67,22 +75,71 @@ func (s *Session) CheckData(ctx context.Context, snap *Snapshot, checks []DataCh
 			}
 			if rows == nil {
 				tell(progress, done, total, object)
-				n := s.count(ctx, q.coveredRows(), c.Table)
+				n := r.count(ctx, q.coveredRows(), c.Table)
 				rows = &n
 				done++
 			}
 			pd := PartData{Part: part, Rows: *rows}
 			tell(progress, done, total, object)
-			pd.NullRows = s.count(ctx, q.nullRows(), c.Table)
+			pd.NullRows = r.count(ctx, q.nullRows(), c.Table)
 			done++
 			tell(progress, done, total, object)
-			pd.CollidingGroups = s.count(ctx, q.collidingGroups(), c.Table)
+			pd.CollidingGroups = r.count(ctx, q.collidingGroups(), c.Table)
 			done++
 			out[i] = append(out[i], pd)
 		}
 	}
 	tell(progress, done, total, "")
-	return out
+	res := Checked{Parts: out, Locked: r.order}
+	if r.stopped != nil {
+		return res, r.stopped
+	}
+	return res, nil
+}
+
+// Checked is what CheckData found: the counts, one slice per check, and
+// why each table another session held locked was skipped, once per table
+// in the order they were met.
+type Checked struct {
+	Parts  [][]PartData
+	Locked []string
+}
+
+// dataRun is the state of one CheckData: the tables found locked, and the
+// failure that stopped the counts.
+type dataRun struct {
+	s       *Session
+	locked  map[*catalog.Table]string
+	order   []string
+	stopped *SessionError
+}
+
+// count runs one count unless the checks have stopped or its table is
+// known to be locked.
+func (r *dataRun) count(ctx context.Context, query string, t *catalog.Table) Count {
+	if r.stopped != nil {
+		return Count{Skipped: "not counted: " + r.stopped.Reason + stateSuffix(r.stopped.SQLState)}
+	}
+	if why, ok := r.locked[t]; ok {
+		return Count{Skipped: why}
+	}
+	c, err := r.s.count(ctx, query, t)
+	if err != nil {
+		r.stopped = err
+		return Count{Skipped: "not counted: " + err.Reason + stateSuffix(err.SQLState)}
+	}
+	if c.locked {
+		r.locked[t] = c.Skipped
+		r.order = append(r.order, c.Skipped)
+	}
+	return c.Count
+}
+
+func stateSuffix(code string) string {
+	if code == "" {
+		return ""
+	}
+	return " (SQLSTATE " + code + ")"
 }
 
 func tell(p Progress, done, total int, object string) {
@@ -172,49 +229,128 @@ func (q dataQuery) collidingGroups() string {
 	return fmt.Sprintf(collidingGroupsSQL, q.from, q.where(), group)
 }
 
-// countInSavepointSQL runs a count so that its failure rolls back only the
-// savepoint: on success it is one round trip.
-const (
-	savepointSQL        = "SAVEPOINT idemcheck_data"
-	releaseSavepointSQL = "RELEASE SAVEPOINT idemcheck_data"
-	rollbackToSQL       = "ROLLBACK TO SAVEPOINT idemcheck_data"
-)
+// ownTransactionSQL runs one query (a count, the pg_locks read) in a
+// read-only transaction of its own, with the timeouts: one round trip when
+// it succeeds. READ COMMITTED whatever the server's default, so that no
+// snapshot outlives the query.
+const ownTransactionSQL = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY; %s; %s; ROLLBACK"
 
-// count runs one counting query; a failure becomes a skipped count.
-func (s *Session) count(ctx context.Context, query string, t *catalog.Table) Count {
+// counted is a count, and whether it was skipped because the table is
+// locked by another session.
+type counted struct {
+	Count
+	locked bool
+}
+
+// count runs one counting query. A query the server refuses becomes a
+// skipped count; the error is a failure that ends the checks (the
+// connection lost, no answer, the deadline).
+func (s *Session) count(ctx context.Context, query string, t *catalog.Table) (counted, *SessionError) {
+	if s.lost != nil {
+		return counted{}, s.lost
+	}
+	doing := "counting rows of " + t.DisplayName() + " (--data)"
 	s.trips.n.Add(1)
-	results, err := s.conn.PgConn().Exec(ctx, savepointSQL+"; "+query+"; "+releaseSavepointSQL).ReadAll()
+	x := s.exchange(ctx)
+	results, err := s.conn.PgConn().Exec(x.ctx, fmt.Sprintf(ownTransactionSQL, s.timeouts(), query)).ReadAll()
+	cause := x.cause()
+	x.done()
 	if err == nil {
 		for _, r := range results {
 			if len(r.Rows) == 1 && len(r.Rows[0]) == 1 {
 				n, perr := strconv.ParseInt(string(r.Rows[0][0]), 10, 64)
 				if perr == nil {
-					return Count{N: n}
+					return counted{Count: Count{N: n}}, nil
 				}
 			}
 		}
-		return Count{Skipped: "the count query returned no number"}
+		return counted{Count: Count{Skipped: "the count query returned no number"}}, nil
 	}
-	s.trips.n.Add(1)
-	if _, rerr := s.conn.PgConn().Exec(ctx, rollbackToSQL).ReadAll(); rerr != nil {
-		return Count{Skipped: s.scrub.clean(rerr.Error())}
+	fail := s.fail(doing, err, cause)
+	if fail.Lost || cause != nil {
+		return counted{}, fail
 	}
-	return Count{Skipped: s.skipReason(err, t)}
+	if rerr := s.exec(ctx, "ending a count's transaction", "ROLLBACK"); rerr != nil {
+		var se *SessionError
+		if errors.As(rerr, &se) && se.Lost {
+			return counted{}, se
+		}
+		return counted{Count: Count{Skipped: rerr.Error()}}, nil
+	}
+	if fail.SQLState == "55P03" { // lock_not_available: lock_timeout
+		return counted{Count: Count{Skipped: s.lockedReason(ctx, t)}, locked: true}, nil
+	}
+	return counted{Count: Count{Skipped: s.skipReason(fail, t)}}, nil
 }
 
 // skipReason says in a few words why a data query did not finish.
-func (s *Session) skipReason(err error, t *catalog.Table) string {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch pgErr.Code {
-		case "57014": // query_canceled: statement_timeout
-			return fmt.Sprintf("timed out after %s (--timeout)", s.timeout)
-		case "55P03": // lock_not_available: lock_timeout
-			return fmt.Sprintf("waited more than %s for a lock on %s (--timeout)", s.timeout, t.DisplayName())
-		case "42501": // insufficient_privilege
-			return fmt.Sprintf("no SELECT privilege on %s", t.DisplayName())
-		}
-		return s.scrub.clean(pgErr.Message)
+func (s *Session) skipReason(fail *SessionError, t *catalog.Table) string {
+	switch fail.SQLState {
+	case "57014": // query_canceled: statement_timeout
+		return fmt.Sprintf("timed out after %s (--timeout)", s.timeout)
+	case "42501": // insufficient_privilege
+		return fmt.Sprintf("no SELECT privilege on %s", t.DisplayName())
 	}
-	return s.scrub.clean(err.Error())
+	return fail.Reason + stateSuffix(fail.SQLState)
+}
+
+// lockHoldersSQL finds the sessions that hold, or queue for, the one lock
+// that keeps a count out of a table: ACCESS EXCLUSIVE, on the table, one of
+// its partitions, or an index of either (the planner opens every index).
+// %s is the table's name as a string literal.
+const lockHoldersSQL = `WITH t AS (SELECT to_regclass(%s) AS rel),
+  rels AS (SELECT rel FROM t UNION SELECT p.relid FROM t, pg_partition_tree(t.rel) p),
+  locked AS (SELECT rel FROM rels UNION ALL SELECT i.indexrelid FROM pg_index i JOIN rels ON i.indrelid = rels.rel)
+SELECT l.mode, l.granted, l.pid FROM pg_locks l
+WHERE l.locktype = 'relation' AND l.mode = 'AccessExclusiveLock' AND l.pid <> pg_backend_pid()
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.relation IN (SELECT rel FROM locked)
+ORDER BY l.granted DESC, l.pid
+LIMIT 1`
+
+// lockedReason says who keeps t locked, once per table: the lock's mode
+// and the holder's pid, read from pg_locks right after the wait gave up.
+func (s *Session) lockedReason(ctx context.Context, t *catalog.Table) string {
+	base := fmt.Sprintf("%s is locked by another session", t.DisplayName())
+	waited := fmt.Sprintf("counts skipped after waiting %s (--lock-timeout)", s.lockTimeout)
+	name, err := s.conn.PgConn().EscapeString(pgx.Identifier{t.Schema, t.Name}.Sanitize())
+	if err != nil || s.lost != nil {
+		return base + ": " + waited
+	}
+	s.trips.n.Add(1)
+	x := s.exchange(ctx)
+	sql := fmt.Sprintf(ownTransactionSQL, s.timeouts(), fmt.Sprintf(lockHoldersSQL, "'"+name+"'"))
+	results, err := s.conn.PgConn().Exec(x.ctx, sql).ReadAll()
+	cause := x.cause()
+	x.done()
+	if err != nil {
+		if fail := s.fail("reading pg_locks for "+t.DisplayName(), err, cause); !fail.Lost {
+			_ = s.exec(ctx, "ending a transaction", "ROLLBACK")
+		}
+		return base + ": " + waited
+	}
+	for _, r := range results {
+		if len(r.Rows) == 1 && len(r.Rows[0]) == 3 {
+			mode, granted, pid := lockModeName(string(r.Rows[0][0])), string(r.Rows[0][1]) == "t", string(r.Rows[0][2])
+			if granted {
+				return fmt.Sprintf("%s (%s, pid %s): %s", base, mode, pid, waited)
+			}
+			return fmt.Sprintf("%s is waited on by another session asking for %s (pid %s), and the count queued behind it: %s", t.DisplayName(), mode, pid, waited)
+		}
+	}
+	return fmt.Sprintf("%s was locked by another session (the lock was gone when pg_locks was read): %s", t.DisplayName(), waited)
+}
+
+// lockModeName writes pg_locks' mode as the SQL that takes it does:
+// AccessExclusiveLock is ACCESS EXCLUSIVE.
+func lockModeName(mode string) string {
+	mode = strings.TrimSuffix(mode, "Lock")
+	var b strings.Builder
+	for i, r := range mode {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
 }

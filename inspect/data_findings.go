@@ -11,8 +11,10 @@ import (
 // unique index of snap that name nullable key parts, and returns the counts
 // in the audit's terms: one entry per finding, nil for a finding that was
 // not checked. A checked finding gets counts even when none of its parts
-// could be counted.
-func (s *Session) CountFindings(ctx context.Context, snap *Snapshot, findings []audit.Finding, progress Progress) []*audit.DataCounts {
+// could be counted. locked says, once per table, why the counts of a table
+// another session held locked were skipped. The error is CheckData's: the
+// counts stopped, and those made before are returned.
+func (s *Session) CountFindings(ctx context.Context, snap *Snapshot, findings []audit.Finding, progress Progress) (counts []*audit.DataCounts, locked []string, err error) {
 	indexes := indexesByObject(snap.Catalog)
 	var checks []DataCheck
 	var owners []int
@@ -25,10 +27,11 @@ func (s *Session) CountFindings(ctx context.Context, snap *Snapshot, findings []
 		owners = append(owners, i)
 	}
 	out := make([]*audit.DataCounts, len(findings))
-	for k, parts := range s.CheckData(ctx, snap, checks, progress) {
+	checked, err := s.CheckData(ctx, snap, checks, progress)
+	for k, parts := range checked.Parts {
 		out[owners[k]] = dataCounts(parts)
 	}
-	return out
+	return out, checked.Locked, err
 }
 
 type indexTarget struct {

@@ -36,6 +36,16 @@ func checkFor(t *testing.T, snap *Snapshot, table, index string, parts ...string
 	return DataCheck{Table: tb, Index: tb.Index(index), Parts: parts}
 }
 
+// checkData runs the checks and fails t when they stopped.
+func checkData(t *testing.T, s *Session, snap *Snapshot, checks ...DataCheck) [][]PartData {
+	t.Helper()
+	res, err := s.CheckData(context.Background(), snap, checks, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Parts
+}
+
 func TestCheckDataCounts(t *testing.T) {
 	s, snap := readTest(t, newTestDB(t, dataSchema), Filter{})
 	checks := []DataCheck{
@@ -44,7 +54,7 @@ func TestCheckDataCounts(t *testing.T) {
 		checkFor(t, snap, "events", "events_charge", "(lower(tx))"),
 	}
 	var calls atomic.Int64
-	got := s.CheckData(context.Background(), snap, checks, func(done, total int, object string) {
+	res, err := s.CheckData(context.Background(), snap, checks, func(done, total int, object string) {
 		calls.Add(1)
 		if total != 11 || done > total {
 			t.Errorf("progress %d of %d", done, total)
@@ -57,7 +67,10 @@ func TestCheckDataCounts(t *testing.T) {
 		{{"ref", Count{N: 0}, Count{N: 0}, Count{N: 2}}},
 		{{"(lower(tx))", Count{N: 1}, Count{N: 0}, Count{N: 2}}},
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Parts; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("counts\n got %v\nwant %v", got, want)
 	}
 	if calls.Load() == 0 {
@@ -65,12 +78,14 @@ func TestCheckDataCounts(t *testing.T) {
 	}
 }
 
-// A count that runs out of time is skipped, and the transaction goes on to
-// the next one. The table is locked by another session, so the count waits
-// until lock_timeout stops it: no race with the clock.
-func TestCheckDataTimeoutIsSkipped(t *testing.T) {
+// A table another session holds locked is reported as a lock, naming the
+// holder's mode and pid, once: its first count waits for --lock-timeout, its
+// other counts are skipped without a query, and the next table is counted.
+// The lock is taken before the counts start, so there is no race with the
+// clock.
+func TestCheckDataLockedTableIsSkippedOnce(t *testing.T) {
 	dsn := newTestDB(t, dataSchema)
-	s, err := Open(context.Background(), Config{DSN: dsn, Timeout: 300 * time.Millisecond, Getenv: func(string) string { return "" }})
+	s, err := Open(context.Background(), Config{DSN: dsn, Timeout: 2 * time.Second, LockTimeout: 150 * time.Millisecond, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,22 +96,44 @@ func TestCheckDataTimeoutIsSkipped(t *testing.T) {
 	}
 	locker := connectTo(t, dsn)
 	ctx := context.Background()
+	var pid int
+	if err := locker.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := locker.Exec(ctx, "BEGIN; LOCK TABLE events IN ACCESS EXCLUSIVE MODE"); err != nil {
 		t.Fatal(err)
 	}
 	defer locker.Exec(ctx, "ROLLBACK")
-	got := s.CheckData(ctx, snap, []DataCheck{
-		checkFor(t, snap, "events", "events_key", "sub"),
+	before := s.RoundTrips()
+	res, err := s.CheckData(ctx, snap, []DataCheck{
+		checkFor(t, snap, "events", "events_key", "sub", "tx"),
+		checkFor(t, snap, "events", "events_charge", "(lower(tx))"),
 		checkFor(t, snap, "clean", "clean_key", "ref"),
 	}, nil)
-	if len(got[0]) != 1 || got[0][0].NullRows.Skipped == "" || got[0][0].CollidingGroups.Skipped == "" {
-		t.Fatalf("locked table: %+v, want both counts skipped", got[0])
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(got[0][0].NullRows.Skipped, "--timeout") {
-		t.Errorf("skip reason %q does not point at --timeout", got[0][0].NullRows.Skipped)
+	got := res.Parts
+	want := fmt.Sprintf("events is locked by another session (ACCESS EXCLUSIVE, pid %d): counts skipped after waiting 150ms (--lock-timeout)", pid)
+	for _, check := range got[:2] {
+		for _, p := range check {
+			for _, c := range []Count{p.Rows, p.NullRows, p.CollidingGroups} {
+				if c.Skipped != want {
+					t.Errorf("%s on the locked table: %+v, want skipped: %s", p.Part, c, want)
+				}
+			}
+		}
 	}
-	if got[1][0].NullRows != (Count{N: 0}) {
-		t.Errorf("the next count after a timeout = %+v, want 0 rows", got[1][0].NullRows)
+	if len(res.Locked) != 1 || res.Locked[0] != want {
+		t.Errorf("locked tables %q, want the one reason once", res.Locked)
+	}
+	// The locked table cost one count, its rollback and one pg_locks read;
+	// clean's three counts one round trip each.
+	if trips := s.RoundTrips() - before; trips != 3+3 {
+		t.Errorf("%d round trips, want 6: a second wait on the locked table, or a count sent for it", trips)
+	}
+	if got[2][0].NullRows != (Count{N: 0}) || got[2][0].Rows != (Count{N: 2}) {
+		t.Errorf("the table after the locked one: %+v, want 0 NULL rows of 2", got[2][0])
 	}
 }
 
@@ -125,7 +162,7 @@ func TestConnectOnlyRole(t *testing.T) {
 	if len(asOwner) == 0 || !slices.Equal(asReader, asOwner) {
 		t.Errorf("findings as %s %q, as the owner %q", role, asReader, asOwner)
 	}
-	got := s.CheckData(ctx, snap, []DataCheck{checkFor(t, snap, "events", "events_key", "sub")}, nil)
+	got := checkData(t, s, snap, checkFor(t, snap, "events", "events_key", "sub"))
 	if skip := got[0][0].NullRows.Skipped; !strings.Contains(skip, "privilege") {
 		t.Errorf("data check as %s: %+v, want skipped for lack of privilege", role, got[0][0])
 	}
@@ -144,7 +181,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if snap.Tables != 2 {
 		t.Errorf("read %d tables, want 2", snap.Tables)
 	}
-	got := s.CheckData(context.Background(), snap, []DataCheck{checkFor(t, snap, "events", "events_key", "sub")}, nil)
+	got := checkData(t, s, snap, checkFor(t, snap, "events", "events_key", "sub"))
 	if got[0][0].NullRows != (Count{N: 5}) {
 		t.Errorf("data check in a read-only database: %+v", got[0][0])
 	}

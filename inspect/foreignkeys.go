@@ -7,7 +7,8 @@ import (
 
 // foreignKeysQuery lists FOREIGN KEY constraints with the columns at both
 // ends in key order (conkey and confkey pair up position by position),
-// their deferrability and whether they were validated. A key that
+// their deferrability, whether they were validated, and the action on
+// deleting the referenced row. A key that
 // references a partitioned table has one more row per referenced
 // partition, whose conparentid is the key itself on the same table: those
 // are left out.
@@ -22,7 +23,7 @@ SELECT co.conrelid::int8, co.conname::text,
              FROM unnest(co.confkey) WITH ORDINALITY AS k(attnum, ord)
              JOIN pg_catalog.pg_attribute a ON a.attrelid = co.confrelid AND a.attnum = k.attnum
              ORDER BY k.ord),
-       co.condeferrable, co.condeferred, co.convalidated
+       co.condeferrable, co.condeferred, co.convalidated, co.confdeltype::text
 FROM pg_catalog.pg_constraint co
 JOIN pg_catalog.pg_class c ON c.oid = co.conrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -37,7 +38,7 @@ func scanForeignKeys(rows pgx.Rows, b *builder) error {
 		rel int64
 		fk  = &catalog.ForeignKey{}
 	)
-	if err := rows.Scan(&rel, &fk.Name, &fk.Columns, &fk.RefTable, &fk.RefColumns, &fk.Deferrable, &fk.InitiallyDeferred, &fk.Validated); err != nil {
+	if err := rows.Scan(&rel, &fk.Name, &fk.Columns, &fk.RefTable, &fk.RefColumns, &fk.Deferrable, &fk.InitiallyDeferred, &fk.Validated, &fk.OnDelete); err != nil {
 		return err
 	}
 	t := b.tables[rel]

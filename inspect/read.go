@@ -60,6 +60,7 @@ func catalogQueries(version int) []catalogQuery {
 		{"schemas", schemasQuery, scanSchemas},
 		{"search path", searchPathQuery, scanSearchPath},
 		{"domains", domainsQuery, scanDomains},
+		{"enums", enumsQuery, scanEnums},
 		{"tables", tablesQuery, scanTables},
 		{"columns", columnsQuery, scanColumns},
 		{"check constraints", checksQuery, scanChecks},
@@ -70,8 +71,10 @@ func catalogQueries(version int) []catalogQuery {
 }
 
 // ReadCatalog reads schemas, tables, materialized views, columns, CHECK and
-// FOREIGN KEY constraints and indexes in one pipelined batch: one round
-// trip, whatever the size of the database.
+// FOREIGN KEY constraints and indexes in one read-only transaction: BEGIN
+// with its timeouts, then one pipelined batch that ends the transaction, so
+// that the locks on the system catalogs are held only while they are read.
+// Two round trips, whatever the size of the database.
 func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
@@ -85,23 +88,53 @@ func (s *Session) ReadCatalog(ctx context.Context, f Filter) (*Snapshot, error) 
 		expressions: map[int64]map[int]string{},
 	}
 	b.snap = &Snapshot{Catalog: b.cat, IndexText: map[*catalog.Index]*IndexText{}}
+	if err := s.begin(ctx); err != nil {
+		return nil, err
+	}
 	queries := catalogQueries(s.ServerVersion)
 	batch := &pgx.Batch{}
 	for _, q := range queries {
 		batch.Queue(q.sql)
 	}
-	results := s.conn.SendBatch(ctx, batch)
-	for _, q := range queries {
-		if err := readOne(results, q, b); err != nil {
-			results.Close()
-			return nil, s.queryError("reading "+q.name, err)
-		}
-	}
-	if err := results.Close(); err != nil {
-		return nil, s.queryError("reading the catalog", err)
+	batch.Queue("ROLLBACK")
+	if err := s.readBatch(ctx, batch, queries, b); err != nil {
+		return nil, err
 	}
 	b.snap.Unmatched = b.filter.misses()
 	return b.snap, nil
+}
+
+// readBatch sends the catalog batch and scans its results, each wait for a
+// result bounded by the timeout. After a failure the transaction is rolled
+// back, when the connection survived it.
+func (s *Session) readBatch(ctx context.Context, batch *pgx.Batch, queries []catalogQuery, b *builder) error {
+	x := s.exchange(ctx)
+	defer x.done()
+	results := s.conn.SendBatch(x.ctx, batch)
+	doing := "reading the catalog"
+	err := func() error {
+		for _, q := range queries {
+			doing = "reading the catalog (" + q.name + ")"
+			if err := readOne(results, q, b); err != nil {
+				return err
+			}
+			x.alive()
+		}
+		doing = "ending the catalog's transaction"
+		_, err := results.Exec()
+		return err
+	}()
+	if cerr := results.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		return nil
+	}
+	fail := s.fail(doing, err, x.cause())
+	if !fail.Lost {
+		_ = s.exec(ctx, "ending the catalog's transaction", "ROLLBACK")
+	}
+	return fail
 }
 
 func readOne(results pgx.BatchResults, q catalogQuery, b *builder) error {

@@ -16,11 +16,13 @@ package pipeline
 
 import (
 	"io"
+	"slices"
 	"time"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/newfindings"
+	"github.com/idemcheck/idemcheck/prove/witness"
 	"github.com/idemcheck/idemcheck/report"
 )
 
@@ -58,8 +60,14 @@ type Options struct {
 	Amend func(findings []audit.Finding)
 	// Enrich runs on the findings after the directives and --severity:
 	// inspect --data counts rows there, and may add what that cost to the
-	// summary.
-	Enrich func(findings []audit.Finding, summary *report.Summary)
+	// summary. The diagnostics it returns (a connection lost while
+	// counting) go into the report after the input's own.
+	Enrich func(findings []audit.Finding, summary *report.Summary) []report.Diagnostic
+	// Prove runs the witnesses on a scratch server (--prove), after
+	// Enrich, and says what it did for the report; a finding it refutes
+	// no longer counts toward the fail threshold. An error it returns is
+	// reported as an input error beside the findings.
+	Prove func(findings []audit.Finding) (*report.Proving, error)
 	// New says what counts as new; the zero value reports every finding.
 	New New
 	// Version is the tool's version, for the document.
@@ -97,11 +105,11 @@ type Result struct {
 }
 
 // judge runs the rules over cat and judges the findings as lint and
-// inspect do: Amend, the directives (only for rules that ran), --severity
-// and Enrich. The result is sorted by position, object and rule (audit.Run
+// inspect do: Amend, the directives (only for rules that ran), --severity,
+// the witness of every hole, and Enrich. The result is sorted by position, object and rule (audit.Run
 // and audit.Suppress each sort what they return; re-ranking and the hooks
 // keep the order).
-func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, summary *report.Summary) []audit.Finding {
+func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, summary *report.Summary) ([]audit.Finding, []report.Diagnostic) {
 	findings := audit.Run(cat, opts.Rules, opts.Audit)
 	if opts.Amend != nil {
 		opts.Amend(findings)
@@ -112,10 +120,12 @@ func judge(cat *catalog.Catalog, directives []audit.Directive, opts Options, sum
 			findings[i].Severity = s
 		}
 	}
+	witness.Attach(findings, cat)
+	var diags []report.Diagnostic
 	if opts.Enrich != nil {
-		opts.Enrich(findings, summary)
+		diags = opts.Enrich(findings, summary)
 	}
-	return findings
+	return findings, diags
 }
 
 // Run is the whole audit of one input: the rules and their judgement
@@ -127,7 +137,15 @@ func Run(in Input, opts Options) (*Result, error) {
 	if in.History != nil {
 		opts.Audit.History = in.History
 	}
-	findings := judge(in.Catalog, in.Directives, opts, &summary)
+	findings, enriched := judge(in.Catalog, in.Directives, opts, &summary)
+	diags := append(slices.Clip(in.Diagnostics), enriched...)
+	var proving *report.Proving
+	if opts.Prove != nil {
+		var err error
+		if proving, err = opts.Prove(findings); err != nil {
+			diags = append(append([]report.Diagnostic(nil), diags...), report.Diagnostic{Level: report.LevelError, Message: err.Error()})
+		}
+	}
 	if !opts.Start.IsZero() {
 		summary.Elapsed = time.Since(opts.Start)
 	}
@@ -136,9 +154,10 @@ func Run(in Input, opts Options) (*Result, error) {
 		Version:     opts.Version,
 		Inputs:      in.Inputs,
 		Findings:    findings,
-		Diagnostics: in.Diagnostics,
+		Diagnostics: diags,
 		Summary:     summary,
 		MinSeverity: opts.MinSeverity,
+		Proving:     proving,
 	}}
 	if err := res.applyNew(opts.New, opts.Rules, opts.Audit.Live); err != nil {
 		return nil, err
@@ -197,18 +216,23 @@ type Threshold struct {
 }
 
 // Fails reports whether a finding that is not suppressed reaches t. A run
-// that wrote a baseline has accepted its findings and never fails on them.
+// that wrote a baseline has accepted its findings and never fails on them,
+// and a finding --prove refuted is a false alarm that does not count.
 func (r *Result) Fails(t Threshold) bool {
 	if t.Never || r.accepted {
 		return false
 	}
 	for _, f := range r.Doc.Findings {
-		if f.Suppressed == nil && f.Severity >= t.Severity {
+		if f.Suppressed == nil && f.Severity >= t.Severity && !Refuted(f) {
 			return true
 		}
 	}
 	return false
 }
+
+// Refuted reports whether --prove refuted f: PostgreSQL refused its
+// witness, so it is a false alarm.
+func Refuted(f audit.Finding) bool { return f.Proof != nil && f.Proof.Verdict == audit.Refuted }
 
 // ran says whether rule id is among rules.
 func ran(rules []*audit.Rule, id string) bool {

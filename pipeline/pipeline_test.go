@@ -93,9 +93,10 @@ func TestSeverityAndHooks(t *testing.T) {
 			amended = rules(fs)
 			fs[0].Notes = append(fs[0].Notes, "amended")
 		},
-		Enrich: func(fs []audit.Finding, s *report.Summary) {
+		Enrich: func(fs []audit.Finding, s *report.Summary) []report.Diagnostic {
 			enriched = rules(fs)
 			s.RoundTrips = 7
+			return []report.Diagnostic{{Level: report.LevelError, Message: "lost"}}
 		},
 	})
 	if got := rules(res.Findings()); len(got) != 1 || got[0] != "nullable-key/info" {
@@ -109,6 +110,9 @@ func TestSeverityAndHooks(t *testing.T) {
 	}
 	if len(enriched) != 1 || enriched[0] != "nullable-key/info" {
 		t.Errorf("Enrich saw %q, want the finding re-ranked", enriched)
+	}
+	if !res.InputErrors() {
+		t.Error("the error Enrich returned is not in the report")
 	}
 	if f := res.Findings()[0]; len(f.Notes) == 0 || f.Notes[len(f.Notes)-1] != "amended" {
 		t.Errorf("Amend's change is lost: notes %q", f.Notes)

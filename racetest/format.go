@@ -16,7 +16,11 @@ import (
 // ran, the last line folds its failures into the result.
 func WriteText(w io.Writer, res *Result, verbose bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "race %s %s: n=%d, %d rounds, sync %s", res.Method, res.Target, res.N, len(res.Rounds), res.Sync)
+	rounds := fmt.Sprintf("%d rounds", len(res.Rounds))
+	if res.StoppedEarly {
+		rounds = fmt.Sprintf("%d of %d rounds (stopped early by the deadline)", len(res.Rounds), res.Planned)
+	}
+	fmt.Fprintf(&b, "race %s %s: n=%d, %s, sync %s", res.Method, res.Target, res.N, rounds, res.Sync)
 	if res.Split != "" { // HTTP probes; a SQL claim has nothing to split
 		fmt.Fprintf(&b, ", split %s", res.Split)
 	}

@@ -169,6 +169,10 @@ type Result struct {
 	// Diagnosis names, for a broken SQL claim, the unique index that should
 	// have refused and why it did not.
 	Diagnosis []string `json:"diagnosis,omitempty"`
+	// StoppedEarly is set when the run's deadline ended it before its
+	// rounds were all fired; Planned is how many were asked for.
+	StoppedEarly bool `json:"stopped_early,omitempty"`
+	Planned      int  `json:"planned_rounds,omitempty"`
 }
 
 // Round returns the round with index i, or nil.

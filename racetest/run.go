@@ -36,6 +36,10 @@ func CheckLimits(n, rounds int, force bool) error {
 // the caller reports them as "could not run", not as a verdict.
 var ErrNoConnection = errors.New("no connection")
 
+// ErrDeadline wraps the failure of a round that the run's deadline cut
+// short: RunRounds records nothing of it and says the run stopped early.
+var ErrDeadline = errors.New("the run deadline passed")
+
 // StopError ends a run without a verdict of its own: the target stopped
 // answering (no request of a round, or of the calibration, got an answer
 // within the timeout) or an effect oracle failed or stopped answering. It
@@ -74,21 +78,34 @@ type Prober interface {
 // with a StopError and no earlier round already showed the gate broken. A
 // later round that fails as a whole otherwise ends the run with that round
 // recorded as errors, so the run is inconclusive unless an earlier round
-// already broke.
+// already broke. A run the deadline ends early says so
+// (Result.StoppedEarly and a warning); a round it cut short (ErrDeadline)
+// is left out.
 func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration) error {
+	stop := func(done int) {
+		res.StoppedEarly, res.Planned = true, rounds
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds: the run stopped early, and the verdict rests on those %d", deadline, done, rounds, done))
+	}
 	for i := 1; i <= rounds; i++ {
 		if ctx.Err() != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds", deadline, i-1, rounds))
+			stop(i - 1)
 			break
 		}
 		round, warn, err := p.Round(ctx, i)
+		if errors.Is(err, ErrDeadline) {
+			if i == 1 {
+				return err
+			}
+			stop(i - 1)
+			break
+		}
 		if err != nil {
 			if i == 1 {
 				return err
 			}
 			res.Rounds = append(res.Rounds, failedRound(i, res.N, err))
-			var stop *StopError
-			if errors.As(err, &stop) {
+			var halt *StopError
+			if errors.As(err, &halt) {
 				// A broken round already seen stays the verdict; the
 				// failure is said beside it.
 				if v := Judge(res.Rounds, res.Calibration); v.Status != Broken {

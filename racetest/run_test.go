@@ -93,9 +93,12 @@ func TestRunRoundsStopsAtTheDeadline(t *testing.T) {
 	if len(res.Rounds) != 2 {
 		t.Fatalf("%d rounds, want the 2 before the deadline", len(res.Rounds))
 	}
-	want := "the run deadline (3s) passed after 2 of 5 rounds"
+	want := "the run deadline (3s) passed after 2 of 5 rounds: the run stopped early, and the verdict rests on those 2"
 	if res.Warnings[len(res.Warnings)-1] != want {
 		t.Errorf("warnings %q, want %q last", res.Warnings, want)
+	}
+	if !res.StoppedEarly || res.Planned != 5 {
+		t.Errorf("stopped early %v, planned %d; want true and 5", res.StoppedEarly, res.Planned)
 	}
 	if res.Verdict.Status != Holds {
 		t.Errorf("verdict %+v, want holds on the rounds that ran", res.Verdict)
@@ -121,5 +124,21 @@ func TestRunRoundsLaterStopIsAnError(t *testing.T) {
 	}
 	if w := res.Warnings[len(res.Warnings)-1]; !strings.Contains(w, "the run stopped after round 2: the --effect-url count after round 3") {
 		t.Errorf("warnings %q lack the stop", res.Warnings)
+	}
+}
+
+// A round the deadline cut short (ErrDeadline) is left out, not judged as
+// errors, and the run says it stopped early.
+func TestRunRoundsLeavesOutTheRoundTheDeadlineCut(t *testing.T) {
+	s := &scripted{fail: map[int]error{3: ErrDeadline}}
+	res, err := runScript(t, s, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rounds) != 2 || !res.StoppedEarly || res.Verdict.Status != Holds {
+		t.Errorf("%d rounds, stopped early %v, verdict %s; want 2, true, holds", len(res.Rounds), res.StoppedEarly, res.Verdict.Status)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "|"), "passed after 2 of 5 rounds: the run stopped early") {
+		t.Errorf("warnings %q", res.Warnings)
 	}
 }

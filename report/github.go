@@ -30,6 +30,9 @@ func GitHub(w io.Writer, doc *Document, _ Options) error {
 			title += ": " + f.Object
 		}
 		msg := f.Message
+		if f.Proof != nil {
+			msg += "\n" + f.Proof.Message
+		}
 		if len(f.Fixes) > 0 {
 			msg += "\nfix: " + f.Fixes[0].Title + "\n" + f.Fixes[0].SQL
 		}

@@ -20,6 +20,8 @@ type jsonDocument struct {
 	Notes    []jsonDiagnostic `json:"notes"`
 	Errors   []jsonDiagnostic `json:"errors"`
 	Summary  jsonSummary      `json:"summary"`
+	// Prove is present when --prove ran.
+	Prove *jsonProving `json:"prove,omitempty"`
 }
 
 type jsonInput struct {
@@ -72,6 +74,51 @@ type jsonFinding struct {
 	Suppressed *jsonSuppression `json:"suppressed"`
 	// Data holds inspect --data counts; absent otherwise.
 	Data *jsonData `json:"data,omitempty"`
+	// Witness is the two rows that get through a hole, for the findings
+	// about one; Proof what --prove made of them, absent without it.
+	Witness *jsonWitness `json:"witness,omitempty"`
+	Proof   *jsonProof   `json:"proof,omitempty"`
+}
+
+type jsonWitness struct {
+	// Label says what the rows run on: a copy of the table without its
+	// foreign keys.
+	Label string `json:"label"`
+	// SQL is the whole witness, BEGIN to ROLLBACK; Statements the two
+	// statements alone. Both empty when none could be built, and NotBuilt
+	// says why.
+	SQL        string   `json:"sql"`
+	Statements []string `json:"statements"`
+	NotBuilt   string   `json:"not_built,omitempty"`
+	Notes      []string `json:"notes"`
+}
+
+type jsonProof struct {
+	// Verdict is "proven", "refuted" or "not proven"; Message says it all
+	// in words.
+	Verdict       string `json:"verdict"`
+	Message       string `json:"message"`
+	ServerVersion string `json:"server_version"`
+	// Fix is what the first fix did to the witness on a second copy:
+	// "refused", "accepted" (a defect in the fix) or "not run".
+	Fix         string `json:"fix"`
+	FixTitle    string `json:"fix_title,omitempty"`
+	FixSQLState string `json:"fix_sqlstate,omitempty"`
+}
+
+// jsonProving is what --prove did in the run.
+type jsonProving struct {
+	Server         string  `json:"server"`
+	ServerVersion  string  `json:"server_version"`
+	Target         int     `json:"target_version,omitempty"`
+	TargetFrom     string  `json:"target_from,omitempty"`
+	Scope          string  `json:"scope"`
+	Proven         int     `json:"proven"`
+	Refuted        int     `json:"refuted"`
+	NotProven      int     `json:"not_proven"`
+	FixDefects     int     `json:"fix_defects"`
+	StartedSeconds float64 `json:"started_seconds"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
 }
 
 type jsonData struct {
@@ -152,6 +199,12 @@ func JSON(w io.Writer, doc *Document, _ Options) error {
 			out.Notes = append(out.Notes, jd)
 		}
 	}
+	if pv := doc.Proving; pv != nil {
+		proven, refuted, notProven, defects := ProofCounts(doc)
+		out.Prove = &jsonProving{Server: pv.Server, ServerVersion: pv.Version, Target: pv.Target, TargetFrom: pv.TargetFrom,
+			Scope: pv.Scope, Proven: proven, Refuted: refuted, NotProven: notProven, FixDefects: defects,
+			StartedSeconds: pv.Started.Seconds(), ElapsedSeconds: pv.Elapsed.Seconds()}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	// SQL is full of < and >; escaping them for HTML would only hurt.
@@ -193,8 +246,19 @@ func findingJSON(f audit.Finding) jsonFinding {
 	if s := f.Suppressed; s != nil {
 		out.Suppressed = &jsonSuppression{Kind: s.Kind, Reason: s.Reason, Position: positionJSON(s.Pos)}
 	}
+	if w := f.Witness; w != nil {
+		out.Witness = &jsonWitness{Label: audit.WitnessLabel, SQL: w.SQL(), Statements: nonNil(w.Rows),
+			NotBuilt: w.NotBuilt, Notes: nonNil(w.Notes)}
+	}
+	if p := f.Proof; p != nil {
+		out.Proof = &jsonProof{Verdict: p.Verdict.String(), Message: p.Message, ServerVersion: p.Server,
+			Fix: fixVerdicts[p.Fix], FixTitle: p.FixTitle, FixSQLState: p.FixSQLState}
+	}
 	return out
 }
+
+// fixVerdicts name what a fix did to a witness in JSON and SARIF.
+var fixVerdicts = map[audit.FixVerdict]string{audit.FixNotRun: "not run", audit.FixRefused: "refused", audit.FixAccepted: "accepted"}
 
 // positionJSON is nil (JSON null) for a zero position: a live catalog's
 // objects have no file.

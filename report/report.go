@@ -15,6 +15,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +40,50 @@ type Document struct {
 	// MinSeverity is --min-severity: findings below it are counted in the
 	// summary but printed in no format. The zero value, Info, prints all.
 	MinSeverity audit.Severity
+	// Proving is what --prove did; nil without it. The verdicts are on
+	// the findings (Finding.Proof).
+	Proving *Proving
+}
+
+// Proving is what --prove did in one run, beside the verdicts each finding
+// carries.
+type Proving struct {
+	// Server says which scratch server the witnesses ran on, Version its
+	// version ("15.8"); both empty when there was nothing to prove and no
+	// server was started.
+	Server  string
+	Version string
+	// Target is the major version the fixes were written for, and
+	// TargetFrom where it came from ("--pg-version", "the live server").
+	Target     int
+	TargetFrom string
+	// Scope says what a proof covers and what it leaves out.
+	Scope string
+	// Started is how long the scratch server took to be ready, Elapsed
+	// how long the witnesses took.
+	Started, Elapsed time.Duration
+}
+
+// ProofCounts tallies the verdicts of doc's findings that are shown and
+// not suppressed.
+func ProofCounts(doc *Document) (proven, refuted, notProven, fixDefects int) {
+	for _, f := range doc.Findings {
+		if f.Proof == nil || f.Suppressed != nil {
+			continue
+		}
+		switch f.Proof.Verdict {
+		case audit.Proven:
+			proven++
+			if f.Proof.Fix == audit.FixAccepted {
+				fixDefects++
+			}
+		case audit.Refuted:
+			refuted++
+		default:
+			notProven++
+		}
+	}
+	return
 }
 
 // Shown reports whether f is printed under doc's --min-severity.
@@ -160,4 +205,38 @@ func (c Counts) infoRules() string {
 		parts[i] = fmt.Sprintf("%s %s", r, thousands(c.InfoByRule[r]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ProvingLine says what --prove did: the verdicts, the scratch server, the
+// time, what a proof covers, and when the target's version is not the
+// scratch server's, that each finding names the fix proven there.
+func ProvingLine(doc *Document) string {
+	pv := doc.Proving
+	proven, refuted, notProven, defects := ProofCounts(doc)
+	var b strings.Builder
+	if pv.Server == "" {
+		b.WriteString("prove: no finding has a witness to run, so no scratch server was started.")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "prove: %d proven, %d refuted, %d not proven on PostgreSQL %s, %s; ready in %.2f s, the witnesses took %.2f s",
+		proven, refuted, notProven, pv.Version, pv.Server, pv.Started.Seconds(), pv.Elapsed.Seconds())
+	if defects > 0 {
+		fmt.Fprintf(&b, "; %s let the rows in with the fix applied, a defect in idemcheck's fix", plural(defects, "finding", "findings"))
+	}
+	b.WriteString(". " + strings.ToUpper(pv.Scope[:1]) + pv.Scope[1:] + ".")
+	if major := majorOf(pv.Version); pv.Target != 0 && major != 0 && major != pv.Target {
+		fmt.Fprintf(&b, " The fixes were written for PostgreSQL %d (%s) and proven on %s; a finding whose first fix needs a later "+
+			"version says which fix was proven instead.", pv.Target, pv.TargetFrom, pv.Version)
+	}
+	if refuted > 0 {
+		b.WriteString(" A refuted finding is a false alarm: it does not count toward --fail-on.")
+	}
+	return b.String()
+}
+
+// majorOf is the major version of a version string ("15.8" is 15).
+func majorOf(v string) int {
+	major, _, _ := strings.Cut(v, ".")
+	n, _ := strconv.Atoi(major)
+	return n
 }

@@ -70,6 +70,13 @@ func sampleDocument() *Document {
 						Caveat: "fails while rows with a NULL external_subscription_id exist",
 					},
 				},
+				Witness: &audit.Witness{Rows: []string{
+					"INSERT INTO events (organization_id, external_subscription_id, transaction_id)\nVALUES (1, NULL, 'a');",
+					"INSERT INTO events (organization_id, external_subscription_id, transaction_id)\nVALUES (1, NULL, 'a');",
+				}},
+				Proof: &audit.Proof{Verdict: audit.Proven, Server: "15.8", Fix: audit.FixRefused, FixSQLState: "23505",
+					FixTitle: "rebuild the index NULLS NOT DISTINCT (PostgreSQL 15+)",
+					Message:  "proven: PostgreSQL 15.8 accepted both rows; with the fix applied it refused them (23505 on the second row)"},
 			},
 			{
 				Rule: "unique-dropped", Severity: audit.Warning,
@@ -98,6 +105,9 @@ func sampleDocument() *Document {
 			{Level: LevelNote, Pos: catalog.Pos{File: "db/migrations/0072_alter.up.sql", Line: 2, Col: 1}, SQLState: "42P01", Message: `relation "ghosts" does not exist`},
 		},
 		Summary: Summary{Files: 212, Statements: 1840, Elapsed: 210 * time.Millisecond},
+		Proving: &Proving{Server: "a throwaway cluster on 127.0.0.1:41234 from /usr/lib/postgresql/15/bin", Version: "15.8",
+			Target: 16, TargetFrom: "--pg-version", Scope: "each witness ran on a copy of its table made from the model",
+			Started: 1500 * time.Millisecond, Elapsed: 40 * time.Millisecond},
 	}
 }
 
@@ -370,4 +380,76 @@ func countObjects(out, prefix string) int {
 		seen[m] = true
 	}
 	return len(seen)
+}
+
+// refutedFinding is a finding --prove refuted, with its witness.
+func refutedFinding() audit.Finding {
+	return audit.Finding{
+		Rule: "nullable-key", Severity: audit.Warning,
+		Object:  "public.aliases.aliases_key",
+		Columns: []string{"namespace"},
+		Message: "aliases.aliases_key (account, address, namespace): namespace may be NULL, so two aliases with the same " +
+			"account and address and no namespace are both accepted",
+		Pos:   catalog.Pos{File: "db/migrations/0063_aliases.up.sql", Line: 6, Col: 1},
+		Notes: []string{"idemcheck reported a hole that the table does not have: please report it"},
+		Witness: &audit.Witness{
+			Rows: []string{
+				"INSERT INTO aliases (account, address, namespace) VALUES (1, 'a', NULL);",
+				"INSERT INTO aliases (account, address, namespace) VALUES (1, 'a', NULL);",
+			},
+			Notes: []string{"idemcheck does not evaluate CHECK address_shape for these rows; the scratch server does (--prove)"},
+		},
+		Proof: &audit.Proof{Verdict: audit.Refuted, Server: "15.8",
+			Message: "refuted: PostgreSQL 15.8 refused the second row (23505 on aliases_key_live): the table does stop " +
+				"these duplicates, so this finding is a false alarm and does not count toward --fail-on"},
+	}
+}
+
+// TestProofInEveryFormat holds the formats to the witness and the verdict
+// of a refuted finding: text prints both (the witness without -v, since
+// --prove ran it), JSON and SARIF carry them as fields.
+func TestProofInEveryFormat(t *testing.T) {
+	doc := &Document{Tool: ToolName, Findings: []audit.Finding{refutedFinding()},
+		Proving: &Proving{Server: "a throwaway cluster", Version: "15.8", Target: 15, Scope: "a proof covers the table's definition"}}
+	var text bytes.Buffer
+	if err := Text(&text, doc, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  refuted: PostgreSQL 15.8 refused the second row (23505 on aliases_key_live)",
+		"  witness (on a copy of the table without its foreign keys):\n    BEGIN;\n    INSERT INTO aliases",
+		"prove: 0 proven, 1 refuted, 0 not proven on PostgreSQL 15.8, a throwaway cluster",
+		"A refuted finding is a false alarm: it does not count toward --fail-on.",
+	} {
+		if !strings.Contains(text.String(), want) && !strings.Contains(strings.Join(strings.Fields(text.String()), " "), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	var js bytes.Buffer
+	if err := JSON(&js, doc, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Findings []struct {
+			Witness struct{ Label, SQL string }
+			Proof   struct{ Verdict string }
+		}
+		Prove struct{ Refuted int }
+	}
+	if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	if f := parsed.Findings[0]; f.Proof.Verdict != "refuted" || !strings.HasPrefix(f.Witness.SQL, "BEGIN;\nINSERT INTO aliases") ||
+		f.Witness.Label != audit.WitnessLabel || parsed.Prove.Refuted != 1 {
+		t.Errorf("JSON: %+v", parsed)
+	}
+	var sarif bytes.Buffer
+	if err := SARIF(&sarif, doc, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"proof": "refuted"`, `"witness": "BEGIN;\nINSERT INTO aliases`, "```sql\\nBEGIN;"} {
+		if !strings.Contains(sarif.String(), want) {
+			t.Errorf("SARIF lacks %q", want)
+		}
+	}
 }

@@ -102,6 +102,16 @@ type sarifResult struct {
 	PartialFingerprints map[string]string  `json:"partialFingerprints"`
 	Fixes               []sarifFix         `json:"fixes,omitempty"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Properties          *sarifResultProps  `json:"properties,omitempty"`
+}
+
+// sarifResultProps are idemcheck's own properties of a result: the witness
+// of a hole, and what --prove made of it.
+type sarifResultProps struct {
+	Witness      string `json:"witness,omitempty"`
+	Proof        string `json:"proof,omitempty"`
+	ProofMessage string `json:"proofMessage,omitempty"`
+	Fix          string `json:"fixProof,omitempty"`
 }
 
 type sarifLocation struct {
@@ -249,6 +259,9 @@ func (s sarifWriter) result(f audit.Finding, ruleIndex int) sarifResult {
 	}
 	for _, fix := range f.Fixes {
 		res.Fixes = append(res.Fixes, s.fix(f, fix))
+	}
+	if f.Witness != nil || f.Proof != nil {
+		res.Properties, res.Message.Markdown = witnessSARIF(f)
 	}
 	if sup := f.Suppressed; sup != nil {
 		kind := "inSource"
@@ -418,4 +431,22 @@ func pascalCase(id string) string {
 		}
 	}
 	return b.String()
+}
+
+// witnessSARIF is a result's witness and proof, as properties and as the
+// markdown message code scanning shows: the message, the verdict, and the
+// witness as a SQL block.
+func witnessSARIF(f audit.Finding) (*sarifResultProps, string) {
+	props := &sarifResultProps{Witness: f.Witness.SQL()}
+	md := sentence(f.Message)
+	if p := f.Proof; p != nil {
+		props.Proof, props.ProofMessage, props.Fix = p.Verdict.String(), p.Message, fixVerdicts[p.Fix]
+		md += "\n\n**" + p.Verdict.String() + "**" + strings.TrimPrefix(p.Message, p.Verdict.String())
+	}
+	if sql := props.Witness; sql != "" {
+		md += "\n\nWitness, " + audit.WitnessLabel + ":\n\n```sql\n" + sql + "\n```"
+	} else if f.Witness != nil && f.Witness.NotBuilt != "" {
+		md += "\n\nNo witness: " + f.Witness.NotBuilt
+	}
+	return props, md
 }

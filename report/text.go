@@ -43,6 +43,18 @@ func newPalette(enabled bool) palette {
 	return p
 }
 
+// proof colours a verdict: proven like an error (the hole is real),
+// refuted like a note.
+func (p palette) proof(v audit.Verdict, word string) string {
+	switch v {
+	case audit.Proven:
+		return p.err.Sprint(word)
+	case audit.Refuted:
+		return p.note.Sprint(word)
+	}
+	return p.info.Sprint(word)
+}
+
 func (p palette) severity(s audit.Severity) string {
 	switch s {
 	case audit.Error:
@@ -109,6 +121,10 @@ func Text(w io.Writer, doc *Document, opts Options) error {
 	if shown > 0 {
 		t.printf("\n")
 	}
+	if doc.Proving != nil {
+		writeWrapped(t, "", "", ProvingLine(doc))
+		t.printf("\n")
+	}
 	t.printf("%s\n", SummaryLine(doc, opts.Verbose))
 	return t.err
 }
@@ -144,6 +160,32 @@ func writeFinding(t *textWriter, p palette, f audit.Finding, opts Options) {
 		if i == 0 || opts.Verbose {
 			writeFixBody(t, fix)
 		}
+	}
+	writeProof(t, p, f, opts)
+}
+
+// writeProof writes what --prove found and the witness it ran. Without
+// --prove the witness is printed with -v only: it adds some six lines to
+// a finding of twenty, which a run over a large tree need not show; with
+// --prove it is the evidence the verdict rests on (and what a bug report
+// about a refuted finding needs), so it is always printed.
+func writeProof(t *textWriter, p palette, f audit.Finding, opts Options) {
+	if pr := f.Proof; pr != nil {
+		verdict, rest, _ := strings.Cut(pr.Message, ": ")
+		writeWrapped(t, "  "+p.proof(pr.Verdict, verdict)+": ", "    ", rest)
+	}
+	w := f.Witness
+	if w == nil || !(opts.Verbose || f.Proof != nil) {
+		return
+	}
+	if len(w.Rows) == 0 {
+		writeWrapped(t, "  witness: ", "    ", "none: "+w.NotBuilt)
+		return
+	}
+	t.printf("  witness (%s):\n", audit.WitnessLabel)
+	writeIndented(t, "    ", w.SQL())
+	for _, n := range w.Notes {
+		writeWrapped(t, "    "+p.note.Sprint("note")+": ", "      ", n)
 	}
 }
 

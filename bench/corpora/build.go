@@ -153,6 +153,10 @@ func buildDatabase(ctx context.Context, adminDSN string, c *corpus, files []sqlF
 	if s.DSN, err = withDatabase(adminDSN, s.Name); err != nil {
 		return s, err
 	}
+	if c.ORM != "" {
+		s.PsqlErrors, err = ormLoad(c, s.DSN)
+		return s, err
+	}
 	s.PsqlErrors, err = psqlApply(s.DSN, files)
 	return s, err
 }

@@ -26,6 +26,9 @@ type corpus struct {
 	// Roles are cluster roles the tree grants to or sets owners to. Those
 	// missing are created NOLOGIN for the run and dropped after it.
 	Roles []string
+	// ORM, rails or prisma, makes the tree a schema file that lint reads
+	// and the framework itself loads into the database (orm.go).
+	ORM string
 	// URL and Commit say where the judged copy came from (the manifest).
 	URL, Commit string
 }
@@ -136,8 +139,13 @@ func (c *corpus) setOptions(opts []string) error {
 			c.Vars = append(c.Vars, value)
 		case "roles":
 			c.Roles = strings.Split(value, "+")
+		case "orm":
+			if value != "rails" && value != "prisma" {
+				return fmt.Errorf("option %q: want orm=rails or orm=prisma", o)
+			}
+			c.ORM = value
 		default:
-			return fmt.Errorf("unknown option %q (layout, sub, var, setup, roles)", key)
+			return fmt.Errorf("unknown option %q (layout, sub, var, setup, roles, orm)", key)
 		}
 	}
 	return nil

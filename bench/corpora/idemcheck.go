@@ -39,6 +39,14 @@ type finding struct {
 	Columns  []string  `json:"columns"`
 	Message  string    `json:"message"`
 	Position *position `json:"position"`
+	// Proof is what --prove made of the finding's witness.
+	Proof *proof `json:"proof"`
+}
+
+type proof struct {
+	Verdict string `json:"verdict"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
 }
 
 type position struct {
@@ -55,6 +63,9 @@ type diagnosis struct {
 type idemcheck struct {
 	bin     string
 	hasVars bool // lint has --var (templated trees)
+	// scratch is the server --prove runs the witnesses on; "" when the
+	// command has no --prove (an older binary) or -prove=false.
+	scratch string
 }
 
 // buildIdemcheck builds the command from the working tree, so the table
@@ -80,11 +91,32 @@ func buildIdemcheck(dir, given string) (*idemcheck, error) {
 	return &idemcheck{bin: bin, hasVars: bytes.Contains(help, []byte("--var"))}, nil
 }
 
+// proving makes lint and inspect run --prove on the scratch server dsn,
+// when the command has it.
+func (ic *idemcheck) proving(dsn string) error {
+	help, err := exec.Command(ic.bin, "lint", "--help").Output()
+	if err != nil {
+		return fmt.Errorf("idemcheck lint --help: %v", err)
+	}
+	if bytes.Contains(help, []byte("--prove")) {
+		ic.scratch = dsn
+	}
+	return nil
+}
+
+// proveArgs are the flags that run the witnesses.
+func (ic *idemcheck) proveArgs() []string {
+	if ic.scratch == "" {
+		return nil
+	}
+	return []string{"--prove", "--scratch-dsn", ic.scratch}
+}
+
 // lint runs `idemcheck lint` on the setup file and the tree. Exit 1
 // (findings) and 2 (input it could not read, reported in the document)
 // both leave a document to read.
 func (ic *idemcheck) lint(c *corpus) (*document, error) {
-	args := []string{"lint", "--format", "json", "--fail-on", "none"}
+	args := append([]string{"lint", "--format", "json", "--fail-on", "none"}, ic.proveArgs()...)
 	if c.Layout != "" {
 		args = append(args, "--layout", c.Layout)
 	}
@@ -101,7 +133,7 @@ func (ic *idemcheck) lint(c *corpus) (*document, error) {
 
 // inspect runs `idemcheck inspect` on the database built from the corpus.
 func (ic *idemcheck) inspect(dsn string) (*document, error) {
-	return ic.run([]string{"inspect", "--dsn", dsn, "--format", "json", "--fail-on", "none"})
+	return ic.run(append([]string{"inspect", "--dsn", dsn, "--format", "json", "--fail-on", "none"}, ic.proveArgs()...))
 }
 
 func (ic *idemcheck) run(args []string) (*document, error) {

@@ -7,9 +7,10 @@
 //	go run ./bench/corpora -root /tmp/corpora       # every corpus of the manifest, cloned under /tmp/corpora/NAME
 //	go run ./bench/corpora auth=/src/auth lago=/src/lago-api,layout=dump
 //
-// For each corpus it runs `idemcheck lint` (JSON) on the tree; builds a
+// For each corpus it runs `idemcheck lint --prove` (JSON) on the tree; builds a
 // fresh PostgreSQL database with psql from the same up SQL, in the order
-// lint replays it; runs `idemcheck inspect` (JSON) on that database; and
+// lint replays it (or, for a schema file, orm=rails or orm=prisma, with the
+// framework's own load: orm.go); runs `idemcheck inspect --prove` (JSON) on that database; and
 // lists, with one catalog query, every unique index with a nullable key
 // part. docs/corpora/judgments/NAME.tsv holds the verdicts (judgments.go
 // says how). docs/corpora/corpora.tsv is the manifest: where each corpus
@@ -39,6 +40,7 @@ type options struct {
 	details        int
 	appendUnjudged bool
 	bin            string
+	prove          bool
 	corpora        []string
 }
 
@@ -52,8 +54,9 @@ func main() {
 	flag.IntVar(&o.details, "details", 20, "statements PostgreSQL refused to list per corpus")
 	flag.BoolVar(&o.appendUnjudged, "append-unjudged", false, "append a \"?\" row to the judgment file for everything without a verdict")
 	flag.StringVar(&o.bin, "bin", "", "measure this idemcheck binary instead of building the working tree (an older commit, a release)")
+	flag.BoolVar(&o.prove, "prove", true, "run lint and inspect with --prove, the scratch databases on -dsn's server, and count what PostgreSQL proved and refuted")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run ./bench/corpora [flags] [name=path[,layout=L][,sub=DIR][,var=NAME=VALUE][,setup=FILE][,roles=A+B] ...]")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run ./bench/corpora [flags] [name=path[,layout=L][,sub=DIR][,var=NAME=VALUE][,setup=FILE][,roles=A+B][,orm=rails|prisma] ...]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -84,6 +87,11 @@ func run(ctx context.Context, o options, out, log io.Writer) error {
 	ic, err := buildIdemcheck(dir, o.bin)
 	if err != nil {
 		return err
+	}
+	if o.prove {
+		if err := ic.proving(o.dsn); err != nil {
+			return err
+		}
 	}
 	comparable := comparableRules()
 	var scores []*score
@@ -160,14 +168,18 @@ func measure(ctx context.Context, ic *idemcheck, c *corpus, o options, log io.Wr
 	if m.Lint, err = ic.lint(c); err != nil {
 		return nil, err
 	}
-	files, err := upFiles(c)
-	if err != nil {
-		return nil, err
+	var files []sqlFile
+	if c.ORM == "" {
+		if files, err = upFiles(c); err != nil {
+			return nil, err
+		}
+		if diff := orderDifference(m.Lint.files(), files); diff != "" {
+			m.Remarks = append(m.Remarks, diff)
+		}
+		fmt.Fprintf(log, "corpus %s: psql applies %d files to a fresh database\n", c.Name, len(files))
+	} else {
+		fmt.Fprintf(log, "corpus %s: %s loads %s into a fresh database\n", c.Name, c.ORM, c.tree())
 	}
-	if diff := orderDifference(m.Lint.files(), files); diff != "" {
-		m.Remarks = append(m.Remarks, diff)
-	}
-	fmt.Fprintf(log, "corpus %s: psql applies %d files to a fresh database\n", c.Name, len(files))
 	db, err := buildDatabase(ctx, o.dsn, c, files)
 	if db != nil && !o.keep {
 		defer func() {

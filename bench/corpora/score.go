@@ -362,3 +362,64 @@ func (j judged) String() string {
 	}
 	return fmt.Sprintf("%s %s %s (%s)%s", j.Finding.Rule, j.Finding.Severity, j.Finding.Object, strings.Join(j.Finding.Columns, ", "), where)
 }
+
+// proofs are what --prove made of one corpus's findings.
+type proofs struct {
+	Witnesses, Proven, JudgedTrue, TrueProven int
+	FixRefused, FixAccepted                   int
+	Refuted, NotProven                        []judged
+	// Differ lists the findings lint and inspect both reported whose
+	// verdicts differ.
+	Differ []string
+}
+
+func (s *score) proofs() proofs {
+	var p proofs
+	for _, j := range s.Findings {
+		pr := j.Finding.Proof
+		if j.Verdict == "true" && pr != nil {
+			p.JudgedTrue++
+		}
+		if pr == nil {
+			continue
+		}
+		p.Witnesses++
+		switch pr.Verdict {
+		case "proven":
+			p.Proven++
+			if j.Verdict == "true" {
+				p.TrueProven++
+			}
+		case "refuted":
+			p.Refuted = append(p.Refuted, j)
+		default:
+			p.NotProven = append(p.NotProven, j)
+		}
+		switch pr.Fix {
+		case "refused":
+			p.FixRefused++
+		case "accepted":
+			p.FixAccepted++
+		}
+	}
+	if s.M.Inspect == nil {
+		return p
+	}
+	live := map[string]string{}
+	for _, f := range s.M.Inspect.Findings {
+		if f.Proof != nil {
+			live[f.Rule+" "+f.Object] = f.Proof.Verdict + ", fix " + f.Proof.Fix
+		}
+	}
+	for _, j := range s.Findings {
+		f := j.Finding
+		if f.Proof == nil {
+			continue
+		}
+		got, ok := live[f.Rule+" "+f.Object]
+		if want := f.Proof.Verdict + ", fix " + f.Proof.Fix; ok && got != want {
+			p.Differ = append(p.Differ, fmt.Sprintf("%s: lint %s, inspect %s", j, want, got))
+		}
+	}
+	return p
+}

@@ -273,3 +273,34 @@ func TestNoteKindsIgnorePaths(t *testing.T) {
 		t.Errorf("kinds: %+v", kinds)
 	}
 }
+
+// TestProofsCountedBesideJudgments: --prove's verdicts are counted beside
+// the hand judgments, a refuted finding is listed with its judgment and
+// cause, and a verdict lint and inspect disagree on is listed.
+func TestProofsCountedBesideJudgments(t *testing.T) {
+	jf := writeJudgments(t,
+		"index\tpublic.claims.claims_key\taccount_id, namespace\t-\thole\tno namespace still names a claim",
+		"index\tpublic.tags.tags_scope_name_key\tscope_id, name\t-\thole\ta name beside an email",
+	)
+	m := sampleMeasurement()
+	m.Lint.Findings[0].Proof = &proof{Verdict: "proven", Message: "proven: PostgreSQL 15.8 accepted both rows", Fix: "refused"}
+	m.Lint.Findings[1].Proof = &proof{Verdict: "refuted", Message: "refuted: PostgreSQL 15.8 refused the second row (23505 on tags_cover)"}
+	m.Inspect.Findings[0].Proof = &proof{Verdict: "not proven", Message: "not proven: CHECK x not modelled", Fix: "not run"}
+	p := scoreCorpus(m, jf, comparableRules()).proofs()
+	if p.Witnesses != 2 || p.Proven != 1 || p.JudgedTrue != 2 || p.TrueProven != 1 || p.FixRefused != 1 {
+		t.Errorf("counts %+v", p)
+	}
+	if len(p.Refuted) != 1 || p.Refuted[0].Finding.Object != "public.tags.tags_scope_name_key" || p.Refuted[0].Verdict != "true" {
+		t.Errorf("refuted %+v", p.Refuted)
+	}
+	if len(p.Differ) != 1 || !strings.Contains(p.Differ[0], "lint proven, fix refused, inspect not proven, fix not run") {
+		t.Errorf("differences %q", p.Differ)
+	}
+	var out strings.Builder
+	printProofs(&out, []*score{scoreCorpus(m, jf, comparableRules())})
+	for _, want := range []string{"| c | 2 | 1 | 1 | 0 | 2 | 1 | 1 | 0 |", "judged true: refuted: PostgreSQL 15.8 refused the second row"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}

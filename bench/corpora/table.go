@@ -27,6 +27,7 @@ func printTables(w io.Writer, scores []*score, details int) {
 	printPrecision(w, scores)
 	printRecall(w, scores)
 	printWrong(w, scores)
+	printProofs(w, scores)
 	printDifferences(w, scores)
 	printNotes(w, scores)
 	printPsqlErrors(w, scores, details)
@@ -399,4 +400,50 @@ func printUnjudged(w io.Writer, scores []*score) {
 		fmt.Fprintf(w, "\n%d historical verdicts (under \"# historical\" in the judgment files: findings that went away) matched nothing, as expected.\n", historical)
 	}
 	fmt.Fprintln(w)
+}
+
+// printProofs counts what --prove made of lint's witnesses beside the hand
+// judgments: how many findings judged true it proved, every refuted
+// finding with its cause and judgment, every finding not proven with why,
+// and where lint's and inspect's verdicts on the same finding differ.
+func printProofs(w io.Writer, scores []*score) {
+	fmt.Fprintln(w, "## --prove")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| corpus | witnesses | proven | refuted | not proven | judged true | judged true, proven | fix refused | fix accepted |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var refuted, unproven, differ []string
+	for _, s := range scores {
+		p := s.proofs()
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", s.M.Corpus.Name, p.Witnesses, p.Proven, len(p.Refuted),
+			len(p.NotProven), p.JudgedTrue, p.TrueProven, p.FixRefused, p.FixAccepted)
+		for _, j := range p.Refuted {
+			refuted = append(refuted, fmt.Sprintf("- %s: %s, judged %s: %s", s.M.Corpus.Name, j, orUnjudged(j.Verdict), j.Finding.Proof.Message))
+		}
+		for _, j := range p.NotProven {
+			unproven = append(unproven, fmt.Sprintf("- %s: %s, judged %s: %s", s.M.Corpus.Name, j, orUnjudged(j.Verdict), j.Finding.Proof.Message))
+		}
+		for _, d := range p.Differ {
+			differ = append(differ, "- "+s.M.Corpus.Name+": "+d)
+		}
+	}
+	for _, part := range []struct {
+		title string
+		lines []string
+	}{{"Refuted (PostgreSQL refused the witness: a false alarm)", refuted}, {"Not proven", unproven},
+		{"lint and inspect proved differently", differ}} {
+		fmt.Fprintf(w, "\n%s:\n\n", part.title)
+		if len(part.lines) == 0 {
+			fmt.Fprintln(w, "None.")
+			continue
+		}
+		fmt.Fprintln(w, strings.Join(part.lines, "\n"))
+	}
+	fmt.Fprintln(w)
+}
+
+func orUnjudged(verdict string) string {
+	if verdict == "" {
+		return "unjudged"
+	}
+	return verdict
 }

@@ -2,7 +2,6 @@ package prisma
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit"
@@ -39,9 +38,10 @@ func (s *Schema) Fixes(t *catalog.Table, cols []string, sqlFixes []audit.Fix) []
 				continue
 			}
 		}
-		out = append(out, ranked{kind, sqlMigration(t, model, cols, kind, f, effects)})
+		out = append(out, ranked{kind, sqlMigration(t, model, cols, kind, f, effects, s.migrationsDir())})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].kind < out[j].kind })
+	// In the SQL fixes' order, which is docs/rules.md's for the hole's
+	// shape.
 	fixes := make([]audit.Fix, len(out))
 	for i, r := range out {
 		fixes[i] = r.fix
@@ -52,11 +52,11 @@ func (s *Schema) Fixes(t *catalog.Table, cols []string, sqlFixes []audit.Fix) []
 // sqlMigration is a fix as the SQL of a migration made with --create-only.
 // Prisma runs a migration's script inside a transaction, where CONCURRENTLY
 // is refused, so the indexes are built plainly.
-func sqlMigration(t *catalog.Table, model *Model, cols []string, kind ddl.Kind, f audit.Fix, effects []ddl.Effect) audit.Fix {
+func sqlMigration(t *catalog.Table, model *Model, cols []string, kind ddl.Kind, f audit.Fix, effects []ddl.Effect, dir string) audit.Fix {
 	name := migrationName(t.Name, cols, kind)
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- npx prisma migrate dev --create-only --name %s\n", name)
-	fmt.Fprintf(&b, "-- then this is prisma/migrations/<timestamp>_%s/migration.sql; apply it with npx prisma migrate dev\n", name)
+	fmt.Fprintf(&b, "-- then this is %s/<timestamp>_%s/migration.sql; apply it with npx prisma migrate dev\n", dir, name)
 	concurrent := false
 	for _, e := range effects {
 		sql := e.SQL
@@ -77,9 +77,10 @@ func sqlMigration(t *catalog.Table, model *Model, cols []string, kind ddl.Kind, 
 	case ddl.NullsNotDistinct:
 		caveat += " The schema keeps its @@unique: Prisma's schema cannot say NULLS NOT DISTINCT."
 	case ddl.AddsIndex:
-		caveat += " Prisma 6 cannot declare this partial index in the schema, so migrate dev will propose to drop it: " +
-			"delete that DROP INDEX from the migrations it generates. Prisma 7 with the partialIndexes preview feature " +
-			"can declare it instead: " + partialUnique(model, effects) + "."
+		caveat += " The schema cannot declare this partial index (prisma 6.19 has no partialIndexes preview feature), " +
+			"so the SQL prisma migrate diff writes from the schema does not have it: check each migration prisma " +
+			"generates after this one, and keep out any DROP INDEX of it. With prisma 7's partialIndexes preview " +
+			"feature the schema can declare it (prisma 7.10.1 validates this): " + partialUnique(model, effects) + "."
 	}
 	return audit.Fix{
 		Title:    "Prisma migration (SQL): " + f.Title,
@@ -160,4 +161,12 @@ func migrationName(table string, cols []string, kind ddl.Kind) string {
 		return base + "_required"
 	}
 	return base + "_fix"
+}
+
+// migrationsDir is where the project keeps its migrations.
+func (s *Schema) migrationsDir() string {
+	if s.MigrationsDir != "" {
+		return s.MigrationsDir
+	}
+	return "prisma/migrations"
 }

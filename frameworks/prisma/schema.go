@@ -34,6 +34,10 @@ type Schema struct {
 	// Models maps "schema.table" (the database's names) to the model that
 	// creates it, for fixes written in the schema's own words.
 	Models map[string]*Model
+	// MigrationsDir is the migrations folder as the project names it
+	// (prisma/migrations, or its Prisma config's migrations path), where a
+	// fix's SQL migration goes; "" is prisma/migrations.
+	MigrationsDir string
 }
 
 // Model is what a fix needs to know about one model.

@@ -2,7 +2,6 @@ package rails
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/audit"
@@ -34,7 +33,9 @@ func (s *Schema) Fixes(t *catalog.Table, cols []string, sqlFixes []audit.Fix) []
 		}
 		out = append(out, ranked{kind, s.migration(t, className(kind, t.Name, cols), f, effects)})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].kind < out[j].kind })
+	// The SQL fixes come in the order docs/rules.md gives for the hole's
+	// shape (NOT NULL first for a link row, the live-rows index first for
+	// a soft delete), and so do these.
 	fixes := make([]audit.Fix, len(out))
 	for i, r := range out {
 		fixes[i] = r.fix
@@ -236,4 +237,17 @@ func camel(words ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// SQLCaveat is what a SQL fix must add when this schema.rb is the source:
+// before Rails 7.1 the dumper cannot write NULLS NOT DISTINCT, so an index
+// built with it by hand loses it in schema.rb, and every database loaded
+// from the schema gets the index without it.
+func (s *Schema) SQLCaveat(sql string) string {
+	if s.AtLeast(7, 1) || !strings.Contains(sql, "NULLS NOT DISTINCT") {
+		return ""
+	}
+	return "Rails before 7.1 cannot write NULLS NOT DISTINCT into schema.rb: the next db:schema:dump drops it, and a " +
+		"database loaded from schema.rb gets the index without it. Switch to structure.sql (config.active_record.schema_format = :sql) " +
+		"or upgrade to Rails 7.1 first."
 }

@@ -3,10 +3,10 @@ package rails
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/frameworks/internal/ddl"
+	"github.com/idemcheck/idemcheck/internal/inflect"
 )
 
 // addIndex is add_index :table, columns, options.
@@ -321,7 +321,7 @@ func (r *reader) addForeignKey(c call) {
 	if v, ok := c.opt("column"); ok {
 		cols = v.strings()
 	} else {
-		cols = []string{singular(strings.TrimPrefix(to[strings.LastIndex(to, ".")+1:], "")) + "_id"}
+		cols = []string{inflect.Singular(to[strings.LastIndex(to, ".")+1:]) + "_id"}
 		if info := r.tables[from]; info != nil && !info.columns[cols[0]] {
 			r.note(c.off, "add_foreign_key %s, %s: Rails would use the column %s, which %s does not have (Rails' default inflections; the app's own may singularize %s otherwise); skipped",
 				from, to, cols[0], from, to)
@@ -353,75 +353,6 @@ func (r *reader) addForeignKey(c call) {
 		b.Write(at, " NOT VALID")
 	}
 	r.emit(b)
-}
-
-// singular is ActiveSupport's singularize with Rails' default inflections,
-// which decide the column add_foreign_key infers from a table name: the
-// irregular and uncountable words first, then the suffix rules, the most
-// specific first. An app's own inflections can differ; a column that does
-// not exist is then reported, not guessed.
-func singular(s string) string {
-	lower := strings.ToLower(s)
-	if uncountable[lower] { // user_species is not: "_" joins words
-		return s
-	}
-	for _, r := range singularRules {
-		if m := r.re.FindStringSubmatchIndex(lower); m != nil {
-			out := r.re.ExpandString(nil, r.repl, lower, m)
-			return s[:m[0]] + string(out) // the part before the match keeps its case
-		}
-	}
-	return s
-}
-
-var uncountable = map[string]bool{
-	"equipment": true, "information": true, "rice": true, "money": true, "species": true,
-	"series": true, "fish": true, "sheep": true, "jeans": true, "police": true,
-}
-
-type singularRule struct {
-	re   *regexp.Regexp
-	repl string
-}
-
-func rule(re, repl string) singularRule { return singularRule{regexp.MustCompile(re), repl} }
-
-var singularRules = []singularRule{
-	// Irregular words, at the end of the name (salespeople, grandchildren).
-	rule(`(p)eople$`, "${1}erson"),
-	rule(`(m)en$`, "${1}an"),
-	rule(`(c)hildren$`, "${1}hild"),
-	rule(`(s)exes$`, "${1}ex"),
-	rule(`(m)oves$`, "${1}ove"),
-	rule(`(z)ombies$`, "${1}ombie"),
-	// Suffix rules.
-	rule(`(database)s$`, "${1}"),
-	rule(`(quiz)zes$`, "${1}"),
-	rule(`(matr)ices$`, "${1}ix"),
-	rule(`(vert|ind)ices$`, "${1}ex"),
-	rule(`^(ox)en`, "${1}"),
-	rule(`(alias|status)(es)?$`, "${1}"),
-	rule(`(octop|vir)(us|i)$`, "${1}us"),
-	rule(`^(a)x[ie]s$`, "${1}xis"),
-	rule(`(cris|test)(is|es)$`, "${1}is"),
-	rule(`(shoe)s$`, "${1}"),
-	rule(`(o)es$`, "${1}"),
-	rule(`(bus)(es)?$`, "${1}"),
-	rule(`^(m|l)ice$`, "${1}ouse"),
-	rule(`(x|ch|ss|sh)es$`, "${1}"),
-	rule(`(m)ovies$`, "${1}ovie"),
-	rule(`(s)eries$`, "${1}eries"),
-	rule(`([^aeiouy]|qu)ies$`, "${1}y"),
-	rule(`([lr])ves$`, "${1}f"),
-	rule(`(tive)s$`, "${1}"),
-	rule(`(hive)s$`, "${1}"),
-	rule(`([^f])ves$`, "${1}fe"),
-	rule(`(^analy)(sis|ses)$`, "${1}sis"),
-	rule(`((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)(sis|ses)$`, "${1}sis"),
-	rule(`([ti])a$`, "${1}um"),
-	rule(`(n)ews$`, "${1}ews"),
-	rule(`(ss)$`, "${1}"),
-	rule(`s$`, ""),
 }
 
 // validateConstraint is validate_check_constraint :table, name: (Rails 6.1)

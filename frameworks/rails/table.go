@@ -6,6 +6,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/frameworks/internal/ddl"
+	"github.com/idemcheck/idemcheck/internal/inflect"
 )
 
 // tableDef collects a create_table block: its columns and table constraints
@@ -258,7 +259,7 @@ func (r *reader) references(t *tableDef, info *tableInfo, c call) {
 		}
 		t.indexes = append(t.indexes, ix)
 		if fk, ok := c.opt("foreign_key"); ok && fk.truthy() && !poly.truthy() {
-			to := plural(ref)
+			to := inflect.Plural(ref)
 			if fk.kind == vHash {
 				for _, p := range fk.pairs {
 					if p.key == "to_table" {
@@ -270,17 +271,6 @@ func (r *reader) references(t *tableDef, info *tableInfo, c call) {
 				ddl.Ident(ref+"_id"), ") REFERENCES ", ddl.Qualified(to), " (\"id\")")
 		}
 	}
-}
-
-// plural is the English plural Rails' inflector gives most table names.
-func plural(s string) string {
-	switch {
-	case strings.HasSuffix(s, "y") && !strings.HasSuffix(s, "ay") && !strings.HasSuffix(s, "ey") && !strings.HasSuffix(s, "oy"):
-		return strings.TrimSuffix(s, "y") + "ies"
-	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
-		return s + "es"
-	}
-	return s + "s"
 }
 
 // uniqueConstraint is Rails 7.1's t.unique_constraint, part of CREATE TABLE.

@@ -181,7 +181,7 @@ func TestWrongUseFailsClearly(t *testing.T) {
 		t.Errorf("another driver: %q", msg)
 	}
 	rec = record(t, func(tb testing.TB) { idemsql.Claim(tb, dsn, `INSERT INTO no_such_table VALUES ({{key}})`) })
-	if msg := rec.failure(t); !strings.Contains(msg, `the claim statement: relation "no_such_table" does not exist (SQLSTATE 42P01)`) {
+	if msg := rec.failure(t); !strings.Contains(msg, `preparing the claim statement on `) || !strings.Contains(msg, `: relation "no_such_table" does not exist (SQLSTATE 42P01)`) {
 		t.Errorf("unknown table: %q", msg)
 	}
 }

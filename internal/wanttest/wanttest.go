@@ -10,7 +10,9 @@
 //
 // It holds one or more items, each a rule id, an optional severity
 // (nullable-key/error) and a double-quoted regexp the finding's message
-// must match (\" stands for a quote). The comment marker is "--" (SQL),
+// must match (\" stands for a quote), optionally followed by fix and a
+// second regexp the title of the finding's first fix must match (what
+// --fix-sql writes). The comment marker is "--" (SQL),
 // "#" (Ruby) or "//" (Prisma). Each want is paired with one finding of its
 // rule at its line; a want without its finding and a finding nobody wanted
 // both fail the test.
@@ -34,11 +36,13 @@ type Want struct {
 	Line int
 	// Message matches the finding's message.
 	Message *regexp.Regexp
+	// FirstFix, when set, matches the title of the finding's first fix.
+	FirstFix *regexp.Regexp
 }
 
 var (
 	wantComment = regexp.MustCompile(`(?:--|#|//) want:(.*)$`)
-	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)(?:/(error|warning|info))?\s+"((?:[^"\\]|\\.)*)"`)
+	wantItem    = regexp.MustCompile(`^\s*([a-z0-9-]+)(?:/(error|warning|info))?\s+"((?:[^"\\]|\\.)*)"(?:\s+fix\s+"((?:[^"\\]|\\.)*)")?`)
 )
 
 // Parse reads every want comment of src, the text of the file at path. A
@@ -64,7 +68,13 @@ func Parse(path, src string) ([]Want, error) {
 			if audit.Lookup(item[1]) == nil {
 				return nil, fmt.Errorf("%s:%d: unknown rule %q", path, i+1, item[1])
 			}
-			out = append(out, Want{Rule: item[1], Severity: item[2], Line: i + 1, Message: re})
+			w := Want{Rule: item[1], Severity: item[2], Line: i + 1, Message: re}
+			if item[4] != "" {
+				if w.FirstFix, err = regexp.Compile(strings.ReplaceAll(item[4], `\"`, `"`)); err != nil {
+					return nil, fmt.Errorf("%s:%d: bad fix regexp: %v", path, i+1, err)
+				}
+			}
+			out = append(out, w)
 			rest = rest[len(item[0]):]
 		}
 	}
@@ -117,6 +127,13 @@ func Check(t T, path string, wants []Want, findings []audit.Finding, opts Option
 				met++
 				if w.Severity != "" && f.Severity.String() != w.Severity {
 					t.Errorf("%s:%d: %s is %s, want %s", path, w.Line, w.Rule, f.Severity, w.Severity)
+				}
+				if w.FirstFix != nil && (len(f.Fixes) == 0 || !w.FirstFix.MatchString(f.Fixes[0].Title)) {
+					first := "none"
+					if len(f.Fixes) > 0 {
+						first = f.Fixes[0].Title
+					}
+					t.Errorf("%s:%d: %s's first fix is %q, want one matching %q", path, w.Line, w.Rule, first, w.FirstFix)
 				}
 				break
 			}

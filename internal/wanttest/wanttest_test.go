@@ -75,6 +75,31 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 	}
 }
 
+// A want may name the finding's first fix: a finding whose fixes start
+// otherwise, or that has none, fails it.
+func TestFirstFix(t *testing.T) {
+	wants, err := Parse("f.sql", "\n-- want: nullable-key \"b may be NULL\" fix \"^make b NOT NULL$\"")
+	if err != nil || len(wants) != 1 || wants[0].FirstFix == nil {
+		t.Fatalf("%v, %v: want one want with a first fix", wants, err)
+	}
+	f := finding("nullable-key", 2, audit.Warning, "b may be NULL")
+	for _, tc := range []struct {
+		fixes []audit.Fix
+		error string
+	}{
+		{[]audit.Fix{{Title: "make b NOT NULL"}, {Title: "split"}}, ""},
+		{[]audit.Fix{{Title: "split"}, {Title: "make b NOT NULL"}}, `f.sql:2: nullable-key's first fix is "split", want one matching "^make b NOT NULL$"`},
+		{nil, `f.sql:2: nullable-key's first fix is "none"`},
+	} {
+		var r recorder
+		f.Fixes = tc.fixes
+		Check(&r, "f.sql", wants, []audit.Finding{f}, Options{})
+		if got := strings.Join(r.errors, "\n"); (tc.error == "") != (got == "") || !strings.Contains(got, tc.error) {
+			t.Errorf("fixes %v: errors %q, want %q", tc.fixes, got, tc.error)
+		}
+	}
+}
+
 func TestCheckPassesWhenEveryWantIsMet(t *testing.T) {
 	var r recorder
 	if n := Check(&r, "f.sql", parse(t), met(), Options{}); n != 3 || len(r.errors) != 0 {

@@ -42,7 +42,9 @@ func (p *Probe) countEffects(ctx context.Context, v racetest.RoundValues, phase 
 	}
 	switch {
 	case runOver(ctx):
-		err = fmt.Errorf("the run's --deadline %s passed: %w", p.Deadline, err)
+		// The run ends here: RunRounds leaves the round out and says the
+		// run stopped early.
+		err = fmt.Errorf("%w (--deadline %s): %v", racetest.ErrDeadline, p.Deadline, err)
 	case cctx.Err() != nil:
 		err = fmt.Errorf("no answer within --timeout %s: %w", p.Timeout, err)
 	}

@@ -482,6 +482,11 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
+	// A round the run's deadline cut before any request got an answer is
+	// left out, and the run says it stopped early.
+	if runOver(ctx) && allFailed(b.responses) {
+		return racetest.Round{}, rc, warn, fmt.Errorf("%w: round %d was cut short", racetest.ErrDeadline, i)
+	}
 	if p.Effect != nil {
 		sleepCtx(ctx, p.Settle)
 		after, err := p.countEffects(ctx, vals, "after "+phase)
@@ -507,6 +512,16 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 func runOver(ctx context.Context) bool {
 	dl, ok := ctx.Deadline()
 	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+}
+
+// allFailed reports whether no response came back at all.
+func allFailed(rs []racetest.Response) bool {
+	for _, r := range rs {
+		if r.Err == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // stalled reports whether every response is a timeout before a single

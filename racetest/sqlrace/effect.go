@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgsecret"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
 )
@@ -20,6 +21,7 @@ type Effect struct {
 	conn   *pgx.Conn
 	query  string
 	params []racetest.Template
+	scrub  *pgsecret.Scrubber
 }
 
 // DefaultEffectParams binds $1 to the round's key.
@@ -29,20 +31,21 @@ var DefaultEffectParams = []string{"{{key}}"}
 // so that a typo, or a query whose parameters are not the ones declared,
 // fails before the first round rather than after it. params are the
 // templates of $1, $2, ... (DefaultEffectParams when empty). The connection
-// and the check are bounded by timeout.
+// and the check are bounded by timeout. No error shows the password.
 func NewEffect(ctx context.Context, dsn, query string, params []string, timeout time.Duration) (*Effect, error) {
 	if len(params) == 0 {
 		params = DefaultEffectParams
 	}
+	scrub := pgsecret.ForDSN(dsn)
 	start, outer := time.Now(), ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// A server that takes the connection and then answers nothing ends
 	// here, named, at the timeout or the run's deadline.
 	stalled := func(phase string, err error) error {
-		why := fmt.Errorf("no answer within --timeout %s: %w", timeout, err)
+		why := fmt.Errorf("no answer within --timeout %s: %s", timeout, scrub.Clean(err.Error()))
 		if outer.Err() != nil {
-			why = fmt.Errorf("the run's --deadline passed: %w", err)
+			why = fmt.Errorf("the run's --deadline passed: %s", scrub.Clean(err.Error()))
 		}
 		return &racetest.StopError{Phase: phase, Elapsed: time.Since(start), Err: why}
 	}
@@ -51,7 +54,7 @@ func NewEffect(ctx context.Context, dsn, query string, params []string, timeout 
 		return nil, stalled("connecting to PostgreSQL for --effect-sql", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: --dsn: %v", racetest.ErrNoConnection, err)
+		return nil, fmt.Errorf("%w: --dsn: %s", racetest.ErrNoConnection, scrub.Clean(err.Error()))
 	}
 	sd, err := conn.Prepare(ctx, "", query)
 	if err != nil && ctx.Err() != nil {
@@ -60,14 +63,14 @@ func NewEffect(ctx context.Context, dsn, query string, params []string, timeout 
 	}
 	if err != nil {
 		conn.Close(context.Background())
-		return nil, fmt.Errorf("--effect-sql %q: %v", query, err)
+		return nil, fmt.Errorf("--effect-sql %q: %s", query, scrub.Clean(err.Error()))
 	}
 	if len(sd.ParamOIDs) != len(params) {
 		conn.Close(context.Background())
 		return nil, fmt.Errorf("--effect-sql %q takes %d parameter(s) but %d are declared (%s): give one --effect-param per $n, in order",
 			query, len(sd.ParamOIDs), len(params), strings.Join(params, ", "))
 	}
-	e := &Effect{conn: conn, query: query}
+	e := &Effect{conn: conn, query: query, scrub: scrub}
 	for _, t := range params {
 		e.params = append(e.params, racetest.Template(t))
 	}
@@ -82,7 +85,7 @@ func (e *Effect) Count(ctx context.Context, v racetest.RoundValues) (int64, erro
 	}
 	var n int64
 	if err := e.conn.QueryRow(ctx, e.query, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("%q: %v", e.query, err)
+		return 0, fmt.Errorf("%q: %s", e.query, e.scrub.Clean(err.Error()))
 	}
 	return n, nil
 }

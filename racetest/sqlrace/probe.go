@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgsecret"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -61,6 +62,14 @@ type Probe struct {
 	// broken round; nil means no diagnosis. The caller wires it to the live
 	// catalog reader, so this package stays free of it.
 	UniqueKeys func(ctx context.Context, schema, table string) ([]UniqueKey, error)
+	// CallerSessions counts the sessions the caller holds on the same
+	// server during the run (race sql's catalog reader), for the error
+	// that says how many sessions a race needs.
+	CallerSessions int
+	// Scrub, when set, cleans the text of every error of the passwords
+	// the caller knows of (pgsecret); the probe adds the one it connects
+	// with.
+	Scrub *pgsecret.Scrubber
 }
 
 // Defaults fills zero fields with the documented defaults.
@@ -166,9 +175,10 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
-	run, err := openSQLRun(ctx, &p, st)
+	run, err := openSQLRun(ctx, &p, st, start)
 	if err != nil {
 		return nil, err
 	}
@@ -190,9 +200,13 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 type sqlRun struct {
 	p       *Probe
 	st      Statement
-	scrub   func(string) string
+	scrub   *pgsecret.Scrubber
 	coord   *pgx.Conn
 	workers []*pgx.Conn
+	// start is when the run began and where the server it runs on,
+	// both for errors.
+	start time.Time
+	where string
 	// lockKey is the advisory lock key of this run, split as pg_locks shows it.
 	lockKey        int64
 	keyHi, keyLo   int64
@@ -210,6 +224,10 @@ type sqlRun struct {
 func (r *sqlRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
 	diagnose := r.p.UniqueKeys != nil && r.diagnosis == nil
 	round, written, warn, err := r.round(ctx, i, diagnose)
+	// A round the run's deadline cut short says nothing about the gate.
+	if ctx.Err() != nil && (err != nil || round.Count(racetest.Error) > 0) {
+		return racetest.Round{}, warn, fmt.Errorf("%w: round %d was cut short", racetest.ErrDeadline, i)
+	}
 	if err != nil {
 		return racetest.Round{}, warn, err
 	}
@@ -219,27 +237,36 @@ func (r *sqlRun) Round(ctx context.Context, i int) (racetest.Round, []string, er
 	return round, warn, nil
 }
 
-func openSQLRun(ctx context.Context, p *Probe, st Statement) (*sqlRun, error) {
+func openSQLRun(ctx context.Context, p *Probe, st Statement, start time.Time) (*sqlRun, error) {
 	if p.Sessions != nil {
-		return borrowSQLRun(ctx, p, st)
+		return borrowSQLRun(ctx, p, st, start)
+	}
+	scrub := p.Scrub
+	if scrub == nil {
+		scrub = pgsecret.New(p.DSN)
 	}
 	cfg, err := pgx.ParseConfig(p.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the connection settings cannot be read", racetest.ErrNoConnection)
 	}
-	r := &sqlRun{p: p, st: st, scrub: passwordScrubber(cfg.Password), lockTimeoutArg: fmt.Sprint(p.LockTimeout.Milliseconds())}
+	scrub.Add(cfg.Password)
+	// Every connection attempt is bounded by --timeout, not only by the
+	// run's deadline.
+	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > p.Timeout {
+		cfg.ConnectTimeout = p.Timeout
+	}
+	r := &sqlRun{p: p, st: st, scrub: scrub, start: start, lockTimeoutArg: fmt.Sprint(p.LockTimeout.Milliseconds()),
+		where: scrub.Clean(fmt.Sprintf("%s:%d database %s", cfg.Host, cfg.Port, cfg.Database))}
 	r.lockKey, r.keyHi, r.keyLo = newLockKey()
-	if r.coord, err = r.connect(ctx, cfg); err != nil {
+	if r.coord, err = r.connect(ctx, cfg, 1); err != nil {
 		return nil, err
 	}
-	// Checking the statement once turns a typo into one clear error before
-	// any round, instead of N identical errors in every round.
-	if _, err := r.coord.Prepare(ctx, "", st.Text); err != nil {
+	if err := r.prepareClaim(ctx); err != nil {
 		r.close()
-		return nil, fmt.Errorf("the claim statement: %s", r.describe(err))
+		return nil, err
 	}
-	for range p.N {
-		c, err := r.connect(ctx, cfg)
+	for k := range p.N {
+		c, err := r.connect(ctx, cfg, k+2)
 		if err != nil {
 			r.close()
 			return nil, err
@@ -249,17 +276,70 @@ func openSQLRun(ctx context.Context, p *Probe, st Statement) (*sqlRun, error) {
 	return r, nil
 }
 
-func (r *sqlRun) connect(ctx context.Context, cfg *pgx.ConnConfig) (*pgx.Conn, error) {
-	c, err := pgx.ConnectConfig(ctx, cfg.Copy())
+// prepareClaim checks the statement once on the coordinator, which turns
+// a typo into one clear error before any round instead of N identical
+// errors in every round, and refuses a statement that returns no row: no
+// worker could ever be seen to win, so it is not a claim.
+func (r *sqlRun) prepareClaim(ctx context.Context) error {
+	pctx, cancel := context.WithTimeout(ctx, r.p.Timeout)
+	defer cancel()
+	sd, err := r.coord.Prepare(pctx, "", r.st.Text)
 	if err != nil {
-		return nil, fmt.Errorf("%w to PostgreSQL at host=%s port=%d user=%s database=%s: %s",
-			racetest.ErrNoConnection, cfg.Host, cfg.Port, cfg.User, cfg.Database, r.describe(err))
+		return r.stopped("preparing the claim statement", err, ctx, pctx)
 	}
-	return c, nil
+	if len(sd.Fields) == 0 {
+		return fmt.Errorf("not a claim: the statement returns no row (as TRUNCATE, DROP or an INSERT or UPDATE " +
+			"without RETURNING), so no worker could ever be seen to win; add RETURNING, or claim with SELECT ... FOR UPDATE")
+	}
+	return nil
 }
 
+// stopped says why a request of the run failed: what the probe was doing,
+// how far into the run, and the server's reason, or which bound ended the
+// wait (the request's --timeout, the run's --deadline).
+func (r *sqlRun) stopped(doing string, err error, run, req context.Context) error {
+	var bound string
+	switch {
+	case run.Err() != nil:
+		bound = fmt.Sprintf("the run's --deadline of %s passed", r.p.Deadline)
+	case req.Err() != nil:
+		bound = fmt.Sprintf("the server sent nothing for %s (--timeout)", r.p.Timeout)
+	default:
+		return fmt.Errorf("%s on %s: %s", doing, r.where, r.describe(err))
+	}
+	return fmt.Errorf("%s on %s, %s into the run: %s", doing, r.where, time.Since(r.start).Round(10*time.Millisecond), bound)
+}
+
+// connect opens session number k of the run (the coordinator is 1).
+func (r *sqlRun) connect(ctx context.Context, cfg *pgx.ConnConfig, k int) (*pgx.Conn, error) {
+	c, err := pgx.ConnectConfig(ctx, cfg.Copy())
+	if err == nil {
+		return c, nil
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "53300" { // too_many_connections
+		need := r.p.N + 1 + r.p.CallerSessions
+		return nil, fmt.Errorf("%w: PostgreSQL at %s refused session %d of %d: %s; a race of -n %d needs %d sessions at once "+
+			"(%s): lower -n, or raise max_connections or the role's CONNECTION LIMIT",
+			racetest.ErrNoConnection, r.where, k+r.p.CallerSessions, need, r.describe(err), r.p.N, need, r.sessionParts())
+	}
+	return nil, fmt.Errorf("%w to PostgreSQL at %s", racetest.ErrNoConnection, r.scrub.Clean(fmt.Sprintf("host=%s port=%d user=%s database=%s: %s",
+		cfg.Host, cfg.Port, cfg.User, cfg.Database, r.describe(err))))
+}
+
+// sessionParts says what the sessions of a run are for.
+func (r *sqlRun) sessionParts() string {
+	parts := fmt.Sprintf("%d workers and a coordinator", r.p.N)
+	if r.p.CallerSessions > 0 {
+		parts = fmt.Sprintf("%d workers, a coordinator and the catalog reader", r.p.N)
+	}
+	return parts
+}
+
+// close ends the run's sessions, each goodbye bounded.
 func (r *sqlRun) close() {
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
 	if r.borrowed {
 		r.giveBack(ctx)
 		return
@@ -301,7 +381,7 @@ func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (racetest.Roun
 	ctx, cancel := context.WithTimeout(ctx, r.p.Timeout+r.p.LockTimeout)
 	defer cancel()
 	if _, err := r.coord.Exec(ctx, holdBarrierSQL, r.lockKey); err != nil {
-		return racetest.Round{}, nil, nil, fmt.Errorf("taking the barrier lock: %s", r.describe(err))
+		return racetest.Round{}, nil, nil, r.stopped("taking the barrier lock", err, ctx, ctx)
 	}
 	vals := racetest.NewRoundValues(r.p.RunID, i)
 	args := r.st.Args(vals)
@@ -335,7 +415,11 @@ func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (racetest.Roun
 		warn = append(warn, err.Error())
 	}
 	released = time.Now()
-	_, unlockErr := r.coord.Exec(context.Background(), releaseBarrierSQL, r.lockKey)
+	// The release must go out even when the round's time is up (the
+	// workers wait behind it), and must not wait longer than --timeout.
+	unlockCtx, cancelUnlock := context.WithTimeout(context.Background(), r.p.Timeout)
+	_, unlockErr := r.coord.Exec(unlockCtx, releaseBarrierSQL, r.lockKey)
+	cancelUnlock()
 	answered.Wait()
 	wins := 0
 	for _, res := range results {
@@ -347,7 +431,7 @@ func (r *sqlRun) round(ctx context.Context, i int, diagnose bool) (racetest.Roun
 	close(decided)
 	finished.Wait()
 	if unlockErr != nil {
-		return racetest.Round{}, nil, warn, fmt.Errorf("releasing the barrier: %s", r.describe(unlockErr))
+		return racetest.Round{}, nil, warn, r.stopped("releasing the barrier", unlockErr, ctx, unlockCtx)
 	}
 	round := racetest.Round{Index: i, Key: vals.Key, Values: vals}
 	var written []WrittenRows
@@ -505,22 +589,12 @@ func (r *sqlRun) describe(err error) string {
 		if pgErr.Detail != "" {
 			msg += ": " + pgErr.Detail
 		}
-		return r.scrub(msg)
+		return r.scrub.Clean(msg)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
 		return "timeout"
 	}
-	return r.scrub(strings.Join(strings.Fields(err.Error()), " "))
-}
-
-// passwordScrubber blanks the password out of text meant for people.
-func passwordScrubber(password string) func(string) string {
-	return func(s string) string {
-		if len(password) < 3 {
-			return s
-		}
-		return strings.ReplaceAll(s, password, "********")
-	}
+	return r.scrub.Clean(strings.Join(strings.Fields(err.Error()), " "))
 }
 
 // startSpread is the time between the first and the last worker's start on

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgsecret"
 	"github.com/idemcheck/idemcheck/internal/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
@@ -228,7 +229,7 @@ func TestSQLProbeSettings(t *testing.T) {
 }
 
 func TestSQLErrorClassification(t *testing.T) {
-	r := &sqlRun{scrub: passwordScrubber("s3cret")}
+	r := &sqlRun{scrub: pgsecret.New("", "s3cret")}
 	cases := map[string]racetest.OutcomeKind{"23505": racetest.Refusal, "55P03": racetest.Refusal, "40001": racetest.Serialization, "42P01": racetest.Error}
 	for code, want := range cases {
 		o := r.errorOutcome(&pgconn.PgError{Code: code, Message: "with s3cret inside"})

@@ -5,24 +5,30 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idemcheck/idemcheck/internal/pgsecret"
 	"github.com/jackc/pgx/v5"
 )
 
 // borrowSQLRun runs on the caller's sessions (Probe.Sessions): the first
 // is the coordinator, the others the workers.
-func borrowSQLRun(ctx context.Context, p *Probe, st Statement) (*sqlRun, error) {
+func borrowSQLRun(ctx context.Context, p *Probe, st Statement, start time.Time) (*sqlRun, error) {
 	if len(p.Sessions) != p.N+1 {
 		return nil, fmt.Errorf("a race of %d claims needs %d sessions (one per claim and a coordinator), got %d", p.N, p.N+1, len(p.Sessions))
 	}
-	password := ""
-	if cfg := p.Sessions[0].Config(); cfg != nil {
-		password = cfg.Password
+	scrub := p.Scrub
+	if scrub == nil {
+		scrub = pgsecret.New("")
 	}
-	r := &sqlRun{p: p, st: st, scrub: passwordScrubber(password), lockTimeoutArg: fmt.Sprint(p.LockTimeout.Milliseconds()), borrowed: true}
+	where := "the lent sessions"
+	if cfg := p.Sessions[0].Config(); cfg != nil {
+		scrub.Add(cfg.Password)
+		where = scrub.Clean(fmt.Sprintf("%s:%d database %s", cfg.Host, cfg.Port, cfg.Database))
+	}
+	r := &sqlRun{p: p, st: st, scrub: scrub, start: start, where: where, lockTimeoutArg: fmt.Sprint(p.LockTimeout.Milliseconds()), borrowed: true}
 	r.lockKey, r.keyHi, r.keyLo = newLockKey()
 	r.coord, r.workers = p.Sessions[0], p.Sessions[1:]
-	if _, err := r.coord.Prepare(ctx, "", st.Text); err != nil {
-		return nil, fmt.Errorf("the claim statement: %s", r.describe(err))
+	if err := r.prepareClaim(ctx); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

@@ -13,8 +13,8 @@ var dirs = &Def{
 	Order:      "version",
 	FolderFile: "up.sql",
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
-		files, skipped := listVersionDirs(t, LayoutDirs, "up.sql", "down.sql")
+		files, skipped, unread := listVersionDirs(t, LayoutDirs, "up.sql", "down.sql")
 		files, diags := sortFiles(files, compareNumericVersion)
-		return files, skipped, diags
+		return files, skipped, append(unread, diags...)
 	},
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
@@ -91,8 +92,14 @@ func DiscoverPath(p string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
 	if !info.IsDir() {
 		return singleFileTree(p, opts.Layout)
 	}
+	// The tree is what the path holds: a link that leads out of it is not
+	// followed. The path itself may be a link; where it leads is the tree.
+	root, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil, []scan.Diagnostic{pathError(p, err)}
+	}
 	visited := map[string]bool{}
-	trees, diags := findTrees(p, p, opts.Layout, 0, visited)
+	trees, diags := findTrees(p, p, opts.Layout, 0, visited, root)
 	if len(trees) == 0 && len(diags) == 0 {
 		diags = append(diags, scan.Diagnostic{Level: scan.Error,
 			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down); pass a migration directory or a .sql file", p, maxTreeDepth)})
@@ -176,8 +183,9 @@ func singleFileTree(p string, forced Layout) ([]Tree, []scan.Diagnostic) {
 }
 
 // findTrees looks for a tree at dir, then one and two directories down.
-// visited holds resolved directories so that symlink loops end.
-func findTrees(dir, display string, forced Layout, depth int, visited map[string]bool) ([]Tree, []scan.Diagnostic) {
+// visited holds resolved directories so that symlink loops end; root is the
+// resolved path given, which no link is followed out of.
+func findTrees(dir, display string, forced Layout, depth int, visited map[string]bool, root string) ([]Tree, []scan.Diagnostic) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, []scan.Diagnostic{pathError(display, err)}
@@ -190,10 +198,11 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		return nil, nil // a second link to a tree already read
 	}
 	visited[real] = true
-	sc, err := scanDir(dir)
+	sc, err := scanDir(dir, root)
 	if err != nil {
 		return nil, []scan.Diagnostic{pathError(display, err)}
 	}
+	notes := outsideNotes(display, sc.outside)
 	layout, why := forced, []scan.Diagnostic(nil)
 	if layout == "" {
 		layout, why = detectDir(dir, display, sc)
@@ -201,14 +210,14 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 	if layout != "" {
 		tree, diags := listTree(dir, display, layout, sc)
 		if len(tree.Files) > 0 || len(tree.Skipped) > 0 || len(diags) > 0 {
-			return []Tree{tree}, append(why, diags...)
+			return []Tree{tree}, append(append(notes, why...), diags...)
 		}
 	}
 	if depth >= maxTreeDepth {
-		return nil, nil
+		return nil, notes
 	}
 	var trees []Tree
-	var diags []scan.Diagnostic
+	diags := notes
 	// Version folders named by number (1/, 2/, 10/) are applied in numeric
 	// order, which is not the order of their names.
 	subdirs := slices.Clone(sc.subdirs)
@@ -217,11 +226,71 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		if ignoredDir(sub) {
 			continue
 		}
-		t, d := findTrees(filepath.Join(dir, sub), filepath.Join(display, sub), forced, depth+1, visited)
+		t, d := findTrees(filepath.Join(dir, sub), filepath.Join(display, sub), forced, depth+1, visited, root)
 		trees = append(trees, t...)
 		diags = append(diags, d...)
 	}
 	return trees, diags
+}
+
+// insideTree reports whether path, its links resolved, lies in root (a
+// resolved directory), and where it leads. A path that does not resolve (a
+// dangling link, a file that is not there) counts as inside: reading it
+// then reports what is wrong with it.
+func insideTree(root, path string) (target string, inside bool) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil || root == "" {
+		return real, true
+	}
+	rel, err := filepath.Rel(root, real)
+	return real, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// OutsideTree reports whether path, a file or folder found under root (a
+// path lint was given), is a link that leads out of root, and where it
+// leads: lint does not follow it (the framework schema files use this too).
+func OutsideTree(root, path string) (target string, outside bool) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	target, inside := insideTree(real, path)
+	return target, !inside
+}
+
+// NotFollowed is the note for a link lint does not follow.
+func NotFollowed(path, target string) string {
+	return fmt.Sprintf("%s: %s (to %s)", path, errOutside, target)
+}
+
+// errOutside is the reason a link out of the tree is not followed.
+const errOutside = "not followed: points outside the tree"
+
+// outsideNotes name the links of a directory that lead out of the tree.
+func outsideNotes(display string, links []outsideLink) []scan.Diagnostic {
+	var out []scan.Diagnostic
+	for _, l := range links {
+		out = append(out, scan.Diagnostic{Level: scan.Note, Message: NotFollowed(filepath.Join(display, l.name), l.target)})
+	}
+	return out
+}
+
+// outsideError is a file the tree names (a plan, a manifest) that is a
+// link leading out of the tree: it is not read.
+type outsideError struct{ target string }
+
+func (e *outsideError) Error() string { return fmt.Sprintf("%s (to %s)", errOutside, e.target) }
+
+// readFile reads a file of the tree the scan belongs to (readInTree).
+func (sc dirScan) readFile(path string) ([]byte, error) { return readInTree(sc.root, path) }
+
+// readInTree reads a file of the tree whose resolved top is root, as
+// readSQLFile does, unless it is a link that leads out of the tree.
+func readInTree(root, path string) ([]byte, error) {
+	if target, inside := insideTree(root, path); !inside {
+		return nil, &outsideError{target}
+	}
+	return readSQLFile(path)
 }
 
 // isLoop reports whether dir, which resolves to real, leads back to one of
@@ -239,29 +308,42 @@ func ignoredDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor"
 }
 
-// dirScan is what one directory holds, sorted by name.
+// dirScan is what one directory holds, sorted by name. Links that lead
+// out of the tree are left out of it, and listed apart.
 type dirScan struct {
 	sqlFiles []string
 	subdirs  []string
 	others   map[string]bool // every entry name
+	// root is the resolved top of the tree; outside are the entries that
+	// are links leading out of it, never followed.
+	root    string
+	outside []outsideLink
 }
 
-func scanDir(dir string) (dirScan, error) {
+// outsideLink is a link that leads out of the tree, and where it leads.
+type outsideLink struct{ name, target string }
+
+// scanDir lists dir, a directory of the tree whose resolved top is root.
+func scanDir(dir, root string) (dirScan, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return dirScan{}, err
 	}
-	sc := dirScan{others: map[string]bool{}}
+	sc := dirScan{others: map[string]bool{}, root: root}
 	for _, e := range entries {
 		name := e.Name()
-		sc.others[name] = true
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
+			if target, inside := insideTree(root, filepath.Join(dir, name)); !inside {
+				sc.outside = append(sc.outside, outsideLink{name, target})
+				continue
+			}
 			info, err := os.Stat(filepath.Join(dir, name))
 			// A dangling link named like a migration is kept so that
 			// reading it reports the broken migration.
 			isDir = err == nil && info.IsDir()
 		}
+		sc.others[name] = true
 		switch {
 		case isDir:
 			sc.subdirs = append(sc.subdirs, name)
@@ -278,7 +360,11 @@ func Detect(dir string) Layout {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return ""
 	}
-	sc, err := scanDir(dir)
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ""
+	}
+	sc, err := scanDir(dir, root)
 	if err != nil {
 		return ""
 	}
@@ -418,6 +504,20 @@ func hasName(list []string, s string) bool {
 func fileExists(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && !info.IsDir()
+}
+
+// fileAt is fileExists for a file a layout lists: err is set when p cannot
+// be looked at for a reason other than its absence (a folder the user may
+// not read), which is an input error, never a file quietly left out.
+func fileAt(p string) (bool, error) {
+	info, err := os.Stat(p)
+	switch {
+	case err == nil:
+		return !info.IsDir(), nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return false, nil
+	}
+	return false, err
 }
 
 // splitVersion cuts a leading version off a name: "20190226_add" gives

@@ -64,6 +64,18 @@ func listTree(dir, display string, layout Layout, sc dirScan) (Tree, []scan.Diag
 	if d := Lookup(layout); d != nil {
 		tree.Files, tree.Skipped, diags = d.List(treeDir{dir: dir, display: display, sc: sc})
 	}
+	// The files of dir itself were scanned; those in its folders (Prisma's,
+	// diesel's, a plan's) may be links out of the tree.
+	tree.Files = slices.DeleteFunc(tree.Files, func(f File) bool {
+		if f.disk == "" || filepath.Dir(f.disk) == filepath.Clean(dir) {
+			return false
+		}
+		target, inside := insideTree(sc.root, f.disk)
+		if !inside {
+			diags = append(diags, scan.Diagnostic{Level: scan.Note, Message: NotFollowed(f.Path, target)})
+		}
+		return !inside
+	})
 	return tree, diags
 }
 
@@ -78,11 +90,13 @@ func listVersioned(layout Layout) func(t treeDir) ([]File, []SkippedFile, []scan
 }
 
 // listVersionDirs keeps {version}_{name}/{up}. The down scripts beside
-// them, and .sql files outside the version folders, are skipped.
-func listVersionDirs(t treeDir, layout Layout, up, down string) ([]File, []SkippedFile) {
+// them, and .sql files outside the version folders, are skipped. A version
+// folder that cannot be read is an error, never a migration left out.
+func listVersionDirs(t treeDir, layout Layout, up, down string) ([]File, []SkippedFile, []scan.Diagnostic) {
 	dir, display, sc := t.dir, t.display, t.sc
 	var files []File
 	var skipped []SkippedFile
+	var diags []scan.Diagnostic
 	for _, n := range sc.sqlFiles {
 		skipped = append(skipped, skip(display, n, fmt.Sprintf("not in a {version}_{name} folder, so %s does not apply it", layout)))
 	}
@@ -94,14 +108,18 @@ func listVersionDirs(t treeDir, layout Layout, up, down string) ([]File, []Skipp
 		if down != "" && fileExists(filepath.Join(dir, sub, down)) {
 			skipped = append(skipped, skip(display, filepath.Join(sub, down), "a down migration"))
 		}
-		if !fileExists(filepath.Join(dir, sub, up)) {
+		ok, err := fileAt(filepath.Join(dir, sub, up))
+		if err != nil {
+			diags = append(diags, pathError(filepath.Join(display, sub), err))
+		}
+		if !ok {
 			continue
 		}
 		f := newFile(display, filepath.Join(sub, up), layout)
 		f.Version, f.Name = v, name
 		files = append(files, f)
 	}
-	return files, skipped
+	return files, skipped, diags
 }
 
 // splitVersionDir is splitVersion for directory names, which have no

@@ -20,4 +20,7 @@ var dump = &Def{
 	Order:  "file order",
 	Marker: func(head, lower []byte) bool { return bytes.Contains(head, []byte(pgDumpHeader)) },
 	List:   listWhole(LayoutDump),
+
+	// psql drops a leading UTF-8 byte order mark.
+	DropsBOM: true,
 }

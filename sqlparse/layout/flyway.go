@@ -40,6 +40,9 @@ var flyway = &Def{
 		},
 		VersionWidth: 1,
 	},
+
+	// The tool drops a leading UTF-8 byte order mark.
+	DropsBOM: true,
 }
 
 // isFlywayName reports the names Flyway reads: versioned, repeatable and

@@ -14,7 +14,7 @@ type Layout string
 // contentLayout guesses a layout from markers in a file's text, or "":
 // the first layout of the registry whose marker the text carries.
 func contentLayout(data []byte) Layout {
-	head := data
+	head := bytes.TrimPrefix(data, []byte(utf8BOM))
 	if len(head) > 1<<20 {
 		head = head[:1<<20]
 	}

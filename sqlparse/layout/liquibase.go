@@ -29,6 +29,9 @@ var liquibase = &Def{
 		return files, skipped, diags
 	},
 	Up: liquibaseUp,
+
+	// The tool drops a leading UTF-8 byte order mark.
+	DropsBOM: true,
 }
 
 // liquibaseUp keeps every changeset and blanks "--rollback" lines. A

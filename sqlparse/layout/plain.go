@@ -11,6 +11,9 @@ var plain = &Def{
 	UpPart: "all",
 	Order:  "natural sort (`2_x` before `10_x`)",
 	List:   listWhole(LayoutPlain),
+
+	// psql drops a leading UTF-8 byte order mark.
+	DropsBOM: true,
 }
 
 // listWhole lists every .sql file that is not a down file, read whole, in

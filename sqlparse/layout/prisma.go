@@ -20,8 +20,8 @@ var prisma = &Def{
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		// Prisma applies every folder in the order of the folder names,
 		// two folders with one timestamp included.
-		files, skipped := listVersionDirs(t, LayoutPrisma, "migration.sql", "")
+		files, skipped, unread := listVersionDirs(t, LayoutPrisma, "migration.sql", "")
 		files, diags := sortFiles(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-		return files, skipped, diags
+		return files, skipped, append(unread, diags...)
 	},
 }

@@ -36,6 +36,10 @@ type Def struct {
 	List func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic)
 	// Up cuts the up part out of a file's text; nil keeps the whole text.
 	Up func(f File, text string) scan.Input
+	// DropsBOM is set when the tool drops a UTF-8 byte order mark at the
+	// start of a file (psql, Flyway, Liquibase); otherwise it reaches
+	// PostgreSQL, which rejects it, and a file that has one is an error.
+	DropsBOM bool
 	// Fix is how lint --fix-sql DIR writes migrations in this layout; nil
 	// when it cannot name one.
 	Fix *FixStyle

@@ -3,7 +3,9 @@ package layout
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,15 +25,20 @@ var sqitch = &Def{
 	Signature: func(dir string, sc dirScan) bool {
 		return sc.others["sqitch.plan"] && hasName(sc.subdirs, "deploy")
 	},
-	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) { return listSqitch(t.dir, t.display) },
+	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
+		return listSqitch(t.dir, t.display, t.sc.root)
+	},
+
+	// sqitch deploys with psql, which drops a leading UTF-8 byte order mark.
+	DropsBOM: true,
 }
 
 // listSqitch reads sqitch.plan and takes deploy/{change}.sql in plan order.
 // A reworked change (named again after a tag) was deployed from
 // deploy/{change}@{tag}.sql before the rework.
-func listSqitch(dir, display string) ([]File, []SkippedFile, []scan.Diagnostic) {
+func listSqitch(dir, display, root string) ([]File, []SkippedFile, []scan.Diagnostic) {
 	planPath := filepath.Join(dir, "sqitch.plan")
-	data, err := readSQLFile(planPath)
+	data, err := readInTree(root, planPath)
 	if err != nil {
 		return nil, nil, []scan.Diagnostic{pathError(filepath.Join(display, "sqitch.plan"), err)}
 	}
@@ -74,7 +81,10 @@ func listSqitch(dir, display string) ([]File, []SkippedFile, []scan.Diagnostic) 
 		if left[c.name] < seen[c.name] && c.tag != "" {
 			rel = filepath.Join("deploy", c.name+"@"+c.tag+".sql")
 		}
-		if !fileExists(filepath.Join(dir, rel)) {
+		if ok, err := fileAt(filepath.Join(dir, rel)); err != nil {
+			diags = append(diags, pathError(filepath.Join(display, rel), err))
+			continue
+		} else if !ok {
 			diags = append(diags, scan.Diagnostic{Level: scan.Error, Message: fmt.Sprintf(
 				"%s:%d: change %q has no deploy script %s", filepath.Join(display, "sqitch.plan"), c.line, c.name, filepath.Join(display, rel))})
 			continue
@@ -92,6 +102,9 @@ func listSqitch(dir, display string) ([]File, []SkippedFile, []scan.Diagnostic) 
 	} {
 		entries, err := os.ReadDir(filepath.Join(dir, sub.dir))
 		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				diags = append(diags, pathError(filepath.Join(display, sub.dir), err))
+			}
 			continue
 		}
 		for _, e := range entries {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -48,7 +47,7 @@ type temporalManifestFile struct {
 // or is one version folder itself.
 func isTemporalDir(dir string, sc dirScan) bool {
 	if sc.others[temporalManifest] && len(sc.sqlFiles) > 0 {
-		data, err := os.ReadFile(filepath.Join(dir, temporalManifest))
+		data, err := sc.readFile(filepath.Join(dir, temporalManifest))
 		return err == nil && bytes.Contains(data, []byte("SchemaUpdateCqlFiles"))
 	}
 	for _, sub := range sc.subdirs {
@@ -86,7 +85,7 @@ func listTemporal(dir, display string, sc dirScan) ([]File, []SkippedFile, []sca
 				v.number, filepath.Join(display, versions[i-1].sub), filepath.Join(display, v.sub), filepath.Join(display, v.sub))})
 			continue
 		}
-		vf, vs, vd := listTemporalVersion(filepath.Join(dir, v.sub), filepath.Join(display, v.sub), v.number)
+		vf, vs, vd := listTemporalVersion(filepath.Join(dir, v.sub), filepath.Join(display, v.sub), v.number, sc.root)
 		files = append(files, vf...)
 		skipped = append(skipped, vs...)
 		diags = append(diags, vd...)
@@ -95,9 +94,9 @@ func listTemporal(dir, display string, sc dirScan) ([]File, []SkippedFile, []sca
 }
 
 // listTemporalVersion reads one version folder's manifest.
-func listTemporalVersion(dir, display, number string) ([]File, []SkippedFile, []scan.Diagnostic) {
+func listTemporalVersion(dir, display, number, root string) ([]File, []SkippedFile, []scan.Diagnostic) {
 	manifestPath := filepath.Join(display, temporalManifest)
-	data, err := readSQLFile(filepath.Join(dir, temporalManifest))
+	data, err := readInTree(root, filepath.Join(dir, temporalManifest))
 	if err != nil {
 		return nil, nil, []scan.Diagnostic{pathError(manifestPath, err)}
 	}
@@ -124,7 +123,7 @@ func listTemporalVersion(dir, display, number string) ([]File, []SkippedFile, []
 		files = append(files, f)
 	}
 	var skipped []SkippedFile
-	if sc, err := scanDir(dir); err == nil {
+	if sc, err := scanDir(dir, root); err == nil {
 		for _, n := range sc.sqlFiles {
 			if !listed[n] {
 				skipped = append(skipped, skip(display, n, fmt.Sprintf(

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -17,7 +18,22 @@ func ReadUp(f File) (scan.Input, error) {
 			return scan.Input{Path: f.Path}, fmt.Errorf("%s: cannot read: %w", f.Path, unwrapPathError(err))
 		}
 	}
+	if bytes.HasPrefix(data, []byte(utf8BOM)) {
+		d := Lookup(f.Layout)
+		if d == nil || !d.DropsBOM {
+			return scan.Input{Path: f.Path}, fmt.Errorf("%s:1:1: %w", f.Path, &bomError{Tool: toolName(d)})
+		}
+		data = data[len(utf8BOM):]
+	}
 	return upPart(f, string(data)), nil
+}
+
+// toolName is how an error names the tool that applies a layout.
+func toolName(d *Def) string {
+	if d == nil || d.Tool == "" {
+		return "the migration tool"
+	}
+	return d.Tool
 }
 
 // upPart cuts the up part out of text for f's layout.

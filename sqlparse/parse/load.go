@@ -56,6 +56,7 @@ func Load(paths []string, opts LoadOptions) *LoadResult {
 	for it := range p.items {
 		<-it.done
 		res.take(it, opts.Apply)
+		p.applied(it)
 	}
 	return res
 }

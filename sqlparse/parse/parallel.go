@@ -74,6 +74,8 @@ type loadItem struct {
 	skippedFiles int
 	skippedStmts int
 	done         chan struct{}
+	// size is the statement text the item holds in the text window.
+	size int
 }
 
 // loadFile is what Load knows of one file.
@@ -96,6 +98,55 @@ type pipeline struct {
 	jobs  chan *loadItem
 	quit  chan struct{}
 	wg    sync.WaitGroup
+	text  *textWindow
+}
+
+// textWindow bounds the statement text sent and not yet applied. Items of
+// small statements fill the item window first; a run of large statements
+// (a generated CHECK, a seed INSERT ... ON CONFLICT) fills this one, so
+// that their parse trees, which take tens of times their text, are not
+// built far ahead of replay. An item larger than the window goes alone.
+type textWindow struct {
+	mu     sync.Mutex
+	cond   sync.Cond
+	used   int
+	limit  int
+	closed bool
+}
+
+func newTextWindow(limit int) *textWindow {
+	w := &textWindow{limit: limit}
+	w.cond.L = &w.mu
+	return w
+}
+
+// acquire waits until n more bytes fit (or nothing else is in flight);
+// false means the pipeline is stopping.
+func (w *textWindow) acquire(n int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for w.used > 0 && w.used+n > w.limit && !w.closed {
+		w.cond.Wait()
+	}
+	if w.closed {
+		return false
+	}
+	w.used += n
+	return true
+}
+
+func (w *textWindow) release(n int) {
+	w.mu.Lock()
+	w.used -= n
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+func (w *textWindow) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.cond.Broadcast()
 }
 
 func newPipeline(paths []string, opts LoadOptions) *pipeline {
@@ -108,6 +159,7 @@ func newPipeline(paths []string, opts LoadOptions) *pipeline {
 		items: make(chan *loadItem, window),
 		jobs:  make(chan *loadItem, window),
 		quit:  make(chan struct{}),
+		text:  newTextWindow(window * chunkBytes),
 	}
 	parse := opts.Apply != nil
 	for range workers {
@@ -130,10 +182,18 @@ func newPipeline(paths []string, opts LoadOptions) *pipeline {
 	return p
 }
 
+// applied gives an item's text back to the window once it is applied.
+func (p *pipeline) applied(it *loadItem) {
+	if it.size > 0 {
+		p.text.release(it.size)
+	}
+}
+
 // stop ends the producer early when the consumer returns before reading
 // every item (a panic in Apply) and waits for every goroutine.
 func (p *pipeline) stop() {
 	close(p.quit)
+	p.text.close()
 	for range p.items {
 	}
 	p.wg.Wait()
@@ -143,6 +203,12 @@ func (p *pipeline) stop() {
 // means the consumer has gone.
 func (p *pipeline) send(it *loadItem) bool {
 	it.done = make(chan struct{})
+	for _, st := range it.stmts {
+		it.size += len(st.Text)
+	}
+	if it.size > 0 && !p.text.acquire(it.size) {
+		return false
+	}
 	select {
 	case p.items <- it:
 	case <-p.quit:

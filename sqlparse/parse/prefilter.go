@@ -74,7 +74,9 @@ func cannotChangeModel(text string) bool {
 	case verb == "create":
 		return skippableCreateStatement(text, words[1:])
 	case verb == "alter":
-		return len(words) > 1 && skippableAlter[words[1]] && !containsFold(text, "rename")
+		// ALTER TYPE ... ADD VALUE gives an enum a label.
+		return len(words) > 1 && skippableAlter[words[1]] && !containsFold(text, "rename") &&
+			!(words[1] == "type" && containsFold(text, "value"))
 	}
 	return false
 }

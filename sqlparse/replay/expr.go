@@ -314,6 +314,19 @@ func unknown(n *pg.Node) catalog.Expr {
 	return &catalog.Unknown{Text: deparseExpr(n)}
 }
 
+// runnableSQL is an expression as SQL the server can run, for a copy of
+// the table (a CHECK, a default): the deparser's text, or "" when it
+// cannot write the expression, which a copy then lacks.
+func runnableSQL(n *pg.Node) string {
+	if n == nil {
+		return ""
+	}
+	if s := deparseExpr(n); s != "?" {
+		return s
+	}
+	return ""
+}
+
 func deparseExpr(n *pg.Node) string {
 	tree := &pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: &pg.SelectStmt{
 		TargetList:  []*pg.Node{{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Val: n}}}},

@@ -117,6 +117,8 @@ func (r *Replayer) apply(n *pg.Node) {
 		r.createDomain(s.CreateDomainStmt)
 	case *pg.Node_CreateEnumStmt:
 		r.createEnum(s.CreateEnumStmt)
+	case *pg.Node_AlterEnumStmt:
+		r.alterEnum(s.AlterEnumStmt)
 	case *pg.Node_AlterDomainStmt:
 		r.alterDomain(s.AlterDomainStmt)
 	case *pg.Node_DoStmt:

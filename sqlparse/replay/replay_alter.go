@@ -81,6 +81,16 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 		r.attachPartition(t, cmd.Def.GetPartitionCmd())
 	case pg.AlterTableType_AT_DetachPartition:
 		r.detachPartition(t, cmd.Def.GetPartitionCmd())
+	case pg.AlterTableType_AT_ColumnDefault:
+		// SET DEFAULT has the expression, DROP DEFAULT none.
+		for _, target := range r.withChildren(t, inh) {
+			if c := target.Column(cmd.Name); c != nil {
+				c.Default = ""
+				if cmd.Def != nil {
+					c.Default = runnableSQL(cmd.Def)
+				}
+			}
+		}
 	case pg.AlterTableType_AT_AddIdentity:
 		if c := r.column(t, cmd.Name); c != nil {
 			c.Identity, c.NotNull, c.NullableSince = true, true, catalog.Pos{}
@@ -143,7 +153,10 @@ func (r *Replayer) addColumn(t *catalog.Table, cd *pg.ColumnDef, missingOk, inh 
 		return
 	}
 	if serial || def.Identity {
-		r.ownSequence(t, def.Name)
+		seq := r.ownSequence(t, def.Name)
+		if serial {
+			def.Default = serialDefault(seq)
+		}
 	}
 	for _, target := range r.withChildren(t, inh) {
 		if target.Column(cd.Colname) != nil {

@@ -75,6 +75,7 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 		Deferrable:        c.Deferrable,
 		InitiallyDeferred: c.Initdeferred,
 		Validated:         inCreate || !c.SkipValidation,
+		OnDelete:          deleteAction(c.FkDelAction),
 		Pos:               r.at(c.Location),
 	}
 	r.cat.AddForeignKey(t, fk)
@@ -199,6 +200,32 @@ func (r *Replayer) createEnum(ce *pg.CreateEnumStmt) {
 	s.Enums[name] = &catalog.Enum{Schema: s.Name, Name: name, Labels: nameList(ce.Vals), Pos: r.pos}
 }
 
+// alterEnum is ALTER TYPE ... ADD VALUE (before or after a neighbour, or
+// last) and RENAME VALUE: the labels a witness row may take.
+func (r *Replayer) alterEnum(ae *pg.AlterEnumStmt) {
+	e := r.cat.ResolveEnum(splitQualified(nameList(ae.TypeName)))
+	if e == nil {
+		return
+	}
+	if ae.OldVal != "" {
+		if i := slices.Index(e.Labels, ae.OldVal); i >= 0 {
+			e.Labels[i] = ae.NewVal
+		}
+		return
+	}
+	if slices.Contains(e.Labels, ae.NewVal) {
+		return
+	}
+	at := len(e.Labels)
+	if i := slices.Index(e.Labels, ae.NewValNeighbor); i >= 0 && ae.NewValNeighbor != "" {
+		at = i
+		if ae.NewValIsAfter {
+			at = i + 1
+		}
+	}
+	e.Labels = slices.Insert(e.Labels, at, ae.NewVal)
+}
+
 // renameEnum is ALTER TYPE ... RENAME TO on an enum: its columns follow.
 // Other types are not modelled.
 func (r *Replayer) renameEnum(rs *pg.RenameStmt) {
@@ -269,4 +296,13 @@ func (r *Replayer) dropType(schema, name string, missingOk, cascade bool) {
 	}
 	// Other types (composite, range, base) are not modelled: nothing to do,
 	// and no note, since replay cannot tell whether one exists.
+}
+
+// deleteAction is the parser's ON DELETE action as pg_constraint stores it:
+// "a" (no action) when none was written.
+func deleteAction(a string) string {
+	if a == "" || a == " " {
+		return "a"
+	}
+	return a
 }

@@ -322,7 +322,7 @@ func (r *Replayer) addCheck(t *catalog.Table, c *pg.Constraint, inCreate bool) {
 		r.note("42710", "constraint %q for relation %q already exists", name, t.Name)
 		return
 	}
-	ck := &catalog.Check{Name: name, Expr: expr, Validated: inCreate || !c.SkipValidation, Pos: r.at(c.Location)}
+	ck := &catalog.Check{Name: name, Expr: expr, SQL: runnableSQL(c.RawExpr), Validated: inCreate || !c.SkipValidation, Pos: r.at(c.Location)}
 	r.cat.AddCheck(t, ck)
 	if !inCreate {
 		r.record(catalog.ChangeAddConstraint, t, name, "", nil)

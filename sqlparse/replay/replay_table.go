@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -221,7 +222,10 @@ func (r *Replayer) columnDef(t *catalog.Table, cd *pg.ColumnDef) (pending []pend
 		t.Columns = append(t.Columns, col)
 	}
 	if serial || col.Identity {
-		r.ownSequence(t, col.Name)
+		seq := r.ownSequence(t, col.Name)
+		if serial {
+			col.Default = serialDefault(seq)
+		}
 	}
 	return pending, true
 }
@@ -241,6 +245,8 @@ func (r *Replayer) columnConstraints(col *catalog.Column, nodes []*pg.Node) ([]p
 			col.Identity, col.NotNull = true, true
 		case pg.ConstrType_CONSTR_GENERATED:
 			col.Generated, col.Generation = true, convertExpr(c.RawExpr)
+		case pg.ConstrType_CONSTR_DEFAULT:
+			col.Default = runnableSQL(c.RawExpr)
 		case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_FOREIGN:
 			out = append(out, pendingConstraint{c: c, column: col.Name})
 		}
@@ -377,9 +383,17 @@ func (r *Replayer) setColumnType(col *catalog.Column, tn *pg.TypeName) (serial b
 // ownSequence reserves the name of the sequence a serial or identity column
 // creates ({table}_{column}_seq, numbered on a clash, as PostgreSQL chooses
 // it), so that a later index of that name is refused as on the server.
-func (r *Replayer) ownSequence(t *catalog.Table, column string) {
+func (r *Replayer) ownSequence(t *catalog.Table, column string) string {
 	s := r.schemaOf(t)
-	s.AddSequence(s.ChooseRelationName(t.Name, column, "seq", false), t.Name)
+	name := s.ChooseRelationName(t.Name, column, "seq", false)
+	s.AddSequence(name, t.Name)
+	return name
+}
+
+// serialDefault is the DEFAULT a serial column gets, as the server prints
+// it.
+func serialDefault(seq string) string {
+	return "nextval(" + quoteLiteral(catalog.QuoteIdent(seq)) + "::regclass)"
 }
 
 // createSequence records a standalone sequence's name.
@@ -411,7 +425,14 @@ func formatType(schema, name string, tn *pg.TypeName) string {
 		}
 	}
 	if len(mods) > 0 {
-		name += "(" + strings.Join(mods, ",") + ")"
+		// The precision goes after the type's first word, as format_type
+		// prints it: timestamp(6) without time zone.
+		head, zone, hasZone := strings.Cut(name, " with")
+		if hasZone && strings.HasPrefix(head, "time") {
+			name = head + "(" + strings.Join(mods, ",") + ") with" + zone
+		} else {
+			name += "(" + strings.Join(mods, ",") + ")"
+		}
 	}
 	if schema != "" {
 		name = schema + "." + name
@@ -515,11 +536,28 @@ func (r *Replayer) createDomain(cd *pg.CreateDomainStmt) {
 		d.Type = formatType(ts, tn, cd.TypeName)
 	}
 	for _, n := range cd.Constraints {
-		if n.GetConstraint().GetContype() == pg.ConstrType_CONSTR_NOTNULL {
+		c := n.GetConstraint()
+		switch c.GetContype() {
+		case pg.ConstrType_CONSTR_NOTNULL:
 			d.NotNull = true
+		case pg.ConstrType_CONSTR_CHECK:
+			d.Checks = append(d.Checks, domainCheck(name, c, d.Checks))
 		}
 	}
 	s.Domains[name] = d
+}
+
+// domainCheck is a CHECK of a domain, named as PostgreSQL names it
+// ({domain}_check, numbered on a clash) when the statement names none.
+func domainCheck(domain string, c *pg.Constraint, have []*catalog.Check) *catalog.Check {
+	name := c.Conname
+	if name == "" {
+		name = domain + "_check"
+		for n := 1; slices.ContainsFunc(have, func(ck *catalog.Check) bool { return ck.Name == name }); n++ {
+			name = fmt.Sprintf("%s_check%d", domain, n)
+		}
+	}
+	return &catalog.Check{Name: name, Expr: convertExpr(c.RawExpr), SQL: runnableSQL(c.RawExpr), Validated: !c.SkipValidation}
 }
 
 // alterDomain follows ALTER DOMAIN ... SET / DROP NOT NULL onto the columns
@@ -536,6 +574,21 @@ func (r *Replayer) alterDomain(ad *pg.AlterDomainStmt) {
 		d.NotNull = false
 	case "O":
 		d.NotNull = true
+	case "C":
+		if c := ad.Def.GetConstraint(); c.GetContype() == pg.ConstrType_CONSTR_CHECK {
+			d.Checks = append(d.Checks, domainCheck(d.Name, c, d.Checks))
+		}
+		return
+	case "X":
+		d.Checks = slices.DeleteFunc(d.Checks, func(ck *catalog.Check) bool { return ck.Name == ad.Name })
+		return
+	case "V":
+		for _, ck := range d.Checks {
+			if ck.Name == ad.Name {
+				ck.Validated = true
+			}
+		}
+		return
 	default:
 		return
 	}

@@ -56,3 +56,14 @@ func NotNullFirst(fixes []Fix, why string) []Fix {
 	}
 	return fixes
 }
+
+// HasNotNull reports whether one of fixes makes key parts NOT NULL (a
+// soft-delete marker's fixes never do).
+func HasNotNull(fixes []Fix) bool {
+	for _, fx := range fixes {
+		if fx.kind == notNull {
+			return true
+		}
+	}
+	return false
+}

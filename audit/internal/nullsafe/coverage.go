@@ -106,10 +106,14 @@ func PredicateImplied(pred catalog.Expr, known []catalog.Expr) bool {
 
 // partsWithin reports whether every key part of v is a key part of u that
 // is not NULL in these rows, a column an exclusive-arc CHECK forces NOT
-// NULL when one of the NULL parts is NULL, or a column of scope.
+// NULL when one of the NULL parts is NULL, or a column of scope. A NULLS
+// NOT DISTINCT v may have u's NULL parts too: there NULL equals NULL.
 func partsWithin(t *catalog.Table, v, u *catalog.Index, nulls []catalog.IndexPart, scope []string) bool {
 	for _, vp := range v.Parts {
 		if PartIn(vp, nulls) {
+			if v.NullsNotDistinct && HasPart(u, vp) {
+				continue
+			}
 			return false
 		}
 		if HasPart(u, vp) || ConstantPart(vp) {

@@ -24,6 +24,9 @@ ActiveRecord::Schema.define(version: 2021_03_04_050607) do
     t.index ["endpoint_id", "event_id", "attempt_key"], name: "index_webhook_deliveries_on_attempt", unique: true
   end
 
+  create_table "invoices", force: :cascade do |t|
+  end
+
   create_table "payments", force: :cascade do |t|
     t.bigint "invoice_id", null: false
     t.string "provider", null: false

@@ -2,6 +2,7 @@
 -- status of their own, the key's expiry and a lease on a worker. A run is
 -- the response to its trigger; its key is gated by its unique index, which
 -- optional-unique reads.
+CREATE TABLE environments (id text PRIMARY KEY);
 CREATE TABLE task_runs (
     id text PRIMARY KEY,
     environment_id text NOT NULL,

@@ -1,5 +1,6 @@
 -- Positive: the column and the index are renamed between the index and the
 -- DROP NOT NULL; the finding names them as they are now.
+CREATE TABLE charges (id bigint PRIMARY KEY);
 CREATE TABLE refunds (
     charge_id bigint NOT NULL,
     reason_code text NOT NULL

@@ -1,4 +1,5 @@
 -- A disjunction forces a key part only when every branch does.
+CREATE TABLE endpoints (id bigint PRIMARY KEY);
 CREATE TABLE webhooks (
     endpoint_id bigint NOT NULL,
     event_id text,

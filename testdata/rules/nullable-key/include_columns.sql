@@ -1,4 +1,5 @@
 -- INCLUDE columns are not key parts and never matter.
+CREATE TABLE users (id bigint PRIMARY KEY);
 CREATE TABLE sessions (
     user_id bigint NOT NULL,
     device text NOT NULL,

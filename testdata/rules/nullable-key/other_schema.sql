@@ -1,5 +1,6 @@
 -- A table outside public is named with its schema.
 CREATE SCHEMA billing;
+CREATE TABLE billing.wallets (id bigint PRIMARY KEY);
 CREATE TABLE billing.credits (
     wallet_id bigint NOT NULL,
     source_id text

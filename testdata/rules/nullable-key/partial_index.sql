@@ -1,4 +1,5 @@
 -- A partial index: the message says which rows the hole is among.
+CREATE TABLE clients (id bigint PRIMARY KEY);
 CREATE TABLE api_requests (
     client_id bigint NOT NULL,
     idempotency_key text,

@@ -16,9 +16,12 @@ CREATE TABLE "TaskRun" (
 CREATE UNIQUE INDEX "TaskRun_runtimeEnvironmentId_taskIdentifier_idempotencyKey_payloadHash_key" ON "TaskRun"("runtimeEnvironmentId", "taskIdentifier", "idempotencyKey", "payloadHash"); -- want: nullable-key/warning "idempotencyKey and payloadHash may be NULL, so two rows with the same runtimeEnvironmentId and taskIdentifier and no idempotencyKey \(or no payloadHash\) are both accepted$"
 ALTER TABLE "TaskRun" ADD CONSTRAINT "TaskRun_runtimeEnvironmentId_fkey" FOREIGN KEY ("runtimeEnvironmentId") REFERENCES "RuntimeEnvironment"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- A nullable project beside the optional key: a run without a project
--- keeps only a key that may be missing too, the run's own optional key
--- within its environment, unique when present through both.
+-- Re-judged (issue 25): a nullable project beside the optional key. It read
+-- as unique when present through both ("the run's own optional key within
+-- its environment"), but the project is a reference, never the row's own
+-- optional value: a run without a project that keeps its environment and
+-- key is a duplicate. The key alone is unique when present, and the first
+-- fix leaves runs without a key alone.
 CREATE TABLE "Project" ("id" TEXT NOT NULL, CONSTRAINT "Project_pkey" PRIMARY KEY ("id"));
 CREATE TABLE "BatchRun" (
     "id" TEXT NOT NULL,
@@ -27,6 +30,6 @@ CREATE TABLE "BatchRun" (
     "idempotencyKey" TEXT,
     CONSTRAINT "BatchRun_pkey" PRIMARY KEY ("id")
 );
-CREATE UNIQUE INDEX "BatchRun_projectId_runtimeEnvironmentId_idempotencyKey_key" ON "BatchRun"("projectId", "runtimeEnvironmentId", "idempotencyKey"); -- want: optional-unique/info "projectId and idempotencyKey may be NULL, so rows without projectId \(or without idempotencyKey\) are not deduplicated within runtimeEnvironmentId"
+CREATE UNIQUE INDEX "BatchRun_projectId_runtimeEnvironmentId_idempotencyKey_key" ON "BatchRun"("projectId", "runtimeEnvironmentId", "idempotencyKey"); -- want: nullable-key/warning "projectId may be NULL, so two rows with the same runtimeEnvironmentId and idempotencyKey and no projectId are both accepted; if every row has a projectId" fix "^add a NULLS NOT DISTINCT unique index for rows where idempotencyKey is present" optional-unique/info "idempotencyKey may be NULL, so rows without idempotencyKey are not deduplicated within projectId and runtimeEnvironmentId"
 ALTER TABLE "BatchRun" ADD CONSTRAINT "BatchRun_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 ALTER TABLE "BatchRun" ADD CONSTRAINT "BatchRun_runtimeEnvironmentId_fkey" FOREIGN KEY ("runtimeEnvironmentId") REFERENCES "RuntimeEnvironment"("id") ON DELETE CASCADE ON UPDATE CASCADE;

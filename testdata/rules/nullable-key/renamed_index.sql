@@ -1,5 +1,6 @@
 -- The finding sits at the rename, where the index got the name it is known
 -- by now, and names it as it is now.
+CREATE TABLE shops (id bigint PRIMARY KEY);
 CREATE TABLE orders (
     shop_id bigint NOT NULL,
     external_id text

@@ -9,21 +9,22 @@ CREATE TABLE roles (
     organization_id bigint REFERENCES organizations (id),
     scope_id bigint NOT NULL REFERENCES scopes (id),
     name text NOT NULL,
-    UNIQUE (organization_id, scope_id, name) -- want: nullable-key/warning "^roles\.roles_organization_id_scope_id_name_key \(organization_id, scope_id, name\): organization_id may be NULL, so two roles with the same scope_id and name and no organization_id are both accepted$"
+    UNIQUE (organization_id, scope_id, name) -- want: nullable-key/warning "^roles\.roles_organization_id_scope_id_name_key \(organization_id, scope_id, name\): organization_id may be NULL, so two roles with the same scope_id and name and no organization_id are both accepted; if every role has an organization_id, declare it NOT NULL: SELECT count\(\*\) FROM roles WHERE organization_id IS NULL must be 0$" fix "^rebuild roles_organization_id_scope_id_name_key NULLS NOT DISTINCT"
 );
 
--- When the name is optional too, a role without an organization keeps only
--- a name that may itself be missing: the name is the row's own optional key
--- within its parents, and the index reads unique when present through both
--- (optional-unique/optional_key_under_optional_parent.sql has the shapes
--- real schemas use). A value beside the optional name is different: a
--- label without a version is still the label.
+-- Re-judged (issue 25): when the name is optional too, this read as unique
+-- when present through both ("the name is the row's own optional key
+-- within its parents"). The organization is a scope, never the row's own
+-- optional value: a global label that keeps its scope and a name is a
+-- duplicate of another, a hole through organization_id. The name alone is
+-- unique when present. A value beside the optional name is a hole through
+-- both: a label without a version is still the label.
 CREATE TABLE labels (
     id bigint PRIMARY KEY,
     organization_id bigint REFERENCES organizations (id),
     scope_id bigint NOT NULL REFERENCES scopes (id),
     name text,
-    UNIQUE (organization_id, scope_id, name) -- want: optional-unique/info "^labels\.labels_organization_id_scope_id_name_key \(organization_id, scope_id, name\): organization_id and name may be NULL, so labels without organization_id \(or without name\) are not deduplicated within scope_id"
+    UNIQUE (organization_id, scope_id, name) -- want: nullable-key/warning "^labels\.labels_organization_id_scope_id_name_key \(organization_id, scope_id, name\): organization_id may be NULL, so two labels with the same scope_id and name and no organization_id are both accepted" fix "^add a NULLS NOT DISTINCT unique index for rows where name is present" optional-unique/info "name may be NULL, so labels without name are not deduplicated within organization_id and scope_id"
 );
 CREATE TABLE releases (
     id bigint PRIMARY KEY,
