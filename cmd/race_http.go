@@ -73,7 +73,8 @@ and why; a server it cannot place gets a short measured pre-run when it
 sends Server-Timing or an oracle counts, and the default otherwise.
 
 A response is a win (--win, default 2xx), a refusal (--refuse, default
-409,425), a replay (marked Idempotent-Replayed: true, or --replay-header)
+409,425), in flight (--in-flight, default 202: accepted, not yet
+performed), a replay (marked Idempotent-Replayed: true, or --replay-header)
 or an error (5xx, timeout, reset). Two identical successes are evidence of
 nothing: a handler that ran twice sends the same bytes twice. What decides:
 
@@ -81,17 +82,26 @@ nothing: a handler that ran twice sends the same bytes twice. What decides:
     --effect-sql (with --dsn), --effect-url (GET, a bare integer back) or
     --effect-cmd (prints an integer; the key in IDEMCHECK_KEY and as its
     last argument);
-  the replay marker;
+  the replay marker; one given with --replay-header is evidence: an
+    unmarked success beside a win is a second win;
   the calibration, once per run: a fresh key sent, then sent again after
     its response. A refusal means the server never replays, so two
     successes are two wins; the same bytes unmarked mean replays cannot be
     told from wins, and a round with identical successes is unresolved
     (exit 3) until an oracle or a marker settles it.
 
+Without an oracle a verdict rests on the responses, and says so: a refusal
+is assumed to have done no work. When the calibration's retry of a finished
+key is refused only after about as long as a win takes, the effect may run
+before the claim, and the run is inconclusive (docs/race.md).
+
+Every round needs a fresh key: a request with no {{key}}, {{uuid}} or
+{{round}} anywhere is a usage error unless --same-key says to race one key.
+
 A target that sends "Server-Timing: arrival;dur=<milliseconds on its
 clock>" gets its arrival spread measured, which --window then judges.`,
 		Example: `  idemcheck race http -X POST -H 'Idempotency-Key: {{key}}' -d '{"amount":100}' https://api.example.test/payments
-  idemcheck race http -n 8 --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL
+  idemcheck race http -n 8 -H 'Idempotency-Key: {{key}}' --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-url 'http://localhost:8080/admin/charges/count?key={{key}}' URL
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-cmd './count-charges --db staging' URL`,
 		Args: cobra.ExactArgs(1),
