@@ -97,6 +97,10 @@ func findHoleIn(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) *hole
 		}
 	}
 	readings := readParts(cat, t, ix, nullable)
+	claim := claimTable(t)
+	for i, c := range nullable {
+		readings[i] = withoutCoveredIdentities(cat, t, ix, c, readings[i], claim)
+	}
 	var optional []catalog.IndexPart
 	for _, r := range readings {
 		if r.optional() {

@@ -56,7 +56,10 @@ func (r reading) optional() bool { return !r.hole && len(r.arc) == 0 }
 // unique when present when the other parts only scope it, and a hole when
 // another attribute is left beside it (a name beside an email), the other
 // bound of its own period aside.
-func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool) reading {
+//
+// The parts in without are left out of what the rows keep: the rows that
+// escape through c all have them NULL too (withoutCoveredIdentities).
+func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, claim bool, without ...catalog.IndexPart) reading {
 	r := reading{part: c, what: kindOf(cat, t, ix, c, claim)}
 	if len(ix.Parts) < 2 {
 		return r // a single part has nothing beside it: unique when present
@@ -72,7 +75,7 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 	var nullableIdentity *catalog.IndexPart
 	nullableWhy := ""
 	for _, p := range ix.Parts {
-		if nullsafe.SamePart(p, c) || (bound != nil && nullsafe.SamePart(p, *bound)) {
+		if nullsafe.SamePart(p, c) || (bound != nil && nullsafe.SamePart(p, *bound)) || nullsafe.PartIn(p, without) {
 			continue
 		}
 		pr := kindOf(cat, t, ix, p, claim)
@@ -99,6 +102,32 @@ func readPart(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catal
 		if r.twin == nil {
 			r.standIns = scopeStandIns(cat, t, ix, c)
 		}
+	}
+	return r
+}
+
+// withoutCoveredIdentities re-reads the nullable part c when the identity
+// its NULL rows keep is itself a nullable part d, and other indexes stop
+// every duplicate among the rows where c is NULL and d is not (the split of
+// an index with two nullable parts): what still escapes through c has d
+// NULL as well, so it is read without d. walkins (venue_id, slot_id,
+// guest_id) split by (venue_id, guest_id) WHERE slot_id IS NULL and
+// (venue_id, slot_id) WHERE guest_id IS NULL lets through only rows with
+// neither, which keep nothing but their venue: unique when present, not an
+// identity left beside a NULL.
+func withoutCoveredIdentities(cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index, c catalog.IndexPart, r reading, claim bool) reading {
+	var without []catalog.IndexPart
+	for r.identity != nil && len(without) < len(ix.Parts) {
+		d := *r.identity
+		if nullsafe.NullSafe(t, ix, d, nil).Safe {
+			return r
+		}
+		excused := append(append([]catalog.IndexPart(nil), without...), d)
+		if !nullsafe.CoveredExcept(t, ix, c, excused, r.standIns) {
+			return r
+		}
+		without = excused
+		r = readPart(cat, t, ix, c, claim, without...)
 	}
 	return r
 }
