@@ -41,6 +41,7 @@ type raceOutput struct {
 func (o *raceOutput) bind(c *cobra.Command) {
 	c.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
 	c.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "print a line per round")
+	completeWords(c, "format", []string{"text", "json"})
 }
 
 func (o *raceOutput) validate() error {

@@ -51,7 +51,7 @@ func TestRaceAcceptance(t *testing.T) {
 		if code != ExitFindings || !verdict.MatchString(out) {
 			t.Fatalf("exit %d, want 1 with the evidence named:\n%s%s", code, out, errs)
 		}
-		if !strings.Contains(out, "a read-then-write claim, or a unique constraint that is missing or has a nullable key part") {
+		if !strings.Contains(out, "a read-then-write claim, an effect that runs before its claim, or a unique constraint that is missing or has a nullable key part") {
 			t.Errorf("the broken sentence does not name the causes:\n%s", out)
 		}
 	})
@@ -255,7 +255,7 @@ func TestRaceHTTPEffectCmd(t *testing.T) {
 	if !strings.HasPrefix(string(calls), "first arg; $(rm -rf /)|idemcheck-") {
 		t.Errorf("the command's arguments were not passed as given:\n%s", calls)
 	}
-	code, _, errs = runCmd(t, "race", "http", "--effect-cmd", "'unterminated", srv.URL)
+	code, _, errs = runCmd(t, "race", "http", "-H", keyFlag, "--effect-cmd", "'unterminated", srv.URL)
 	if code != ExitUsage || !strings.Contains(errs, "unterminated single quote") {
 		t.Errorf("a bad --effect-cmd: exit %d, %s", code, errs)
 	}

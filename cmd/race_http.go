@@ -35,17 +35,23 @@ type raceHTTPOptions struct {
 	force    bool
 	win      string
 	refuse   string
+	inFlight string
+	sameKey  bool
 	effect   string
 	dsn      string
 	effURL   string
 	effCmd   string
-	marker   string
-	noCalib  bool
-	secrets  []string
-	conform  bool
-	profile  string
-	failData string
-	timeline string
+	// effParams are --effect-sql's parameters in order (default {{key}}).
+	effParams []string
+	marker    string
+	// markerGiven is set when --replay-header was given.
+	markerGiven bool
+	noCalib     bool
+	secrets     []string
+	conform     bool
+	profile     string
+	failData    string
+	timeline    string
 }
 
 func newRaceHTTPCmd(s *Streams) *cobra.Command {
@@ -67,7 +73,8 @@ and why; a server it cannot place gets a short measured pre-run when it
 sends Server-Timing or an oracle counts, and the default otherwise.
 
 A response is a win (--win, default 2xx), a refusal (--refuse, default
-409,425), a replay (marked Idempotent-Replayed: true, or --replay-header)
+409,425), in flight (--in-flight, default 202: accepted, not yet
+performed), a replay (marked Idempotent-Replayed: true, or --replay-header)
 or an error (5xx, timeout, reset). Two identical successes are evidence of
 nothing: a handler that ran twice sends the same bytes twice. What decides:
 
@@ -75,21 +82,31 @@ nothing: a handler that ran twice sends the same bytes twice. What decides:
     --effect-sql (with --dsn), --effect-url (GET, a bare integer back) or
     --effect-cmd (prints an integer; the key in IDEMCHECK_KEY and as its
     last argument);
-  the replay marker;
+  the replay marker; one given with --replay-header is evidence: an
+    unmarked success beside a win is a second win;
   the calibration, once per run: a fresh key sent, then sent again after
     its response. A refusal means the server never replays, so two
     successes are two wins; the same bytes unmarked mean replays cannot be
     told from wins, and a round with identical successes is unresolved
     (exit 3) until an oracle or a marker settles it.
 
+Without an oracle a verdict rests on the responses, and says so: a refusal
+is assumed to have done no work. When the calibration's retry of a finished
+key is refused only after about as long as a win takes, the effect may run
+before the claim, and the run is inconclusive (docs/race.md).
+
+Every round needs a fresh key: a request with no {{key}}, {{uuid}} or
+{{round}} anywhere is a usage error unless --same-key says to race one key.
+
 A target that sends "Server-Timing: arrival;dur=<milliseconds on its
 clock>" gets its arrival spread measured, which --window then judges.`,
 		Example: `  idemcheck race http -X POST -H 'Idempotency-Key: {{key}}' -d '{"amount":100}' https://api.example.test/payments
-  idemcheck race http -n 8 --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL
+  idemcheck race http -n 8 -H 'Idempotency-Key: {{key}}' --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-url 'http://localhost:8080/admin/charges/count?key={{key}}' URL
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-cmd './count-charges --db staging' URL`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			o.markerGiven = c.Flags().Changed("replay-header")
 			return runRaceHTTP(c.Context(), s, o, args[0])
 		},
 	}
@@ -103,19 +120,22 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
 	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
 	f.BoolVar(&o.oneCPU, "one-cpu", true, "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux)")
-	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout from its release")
-	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on each request from its release, and on each oracle call (--effect-sql, --effect-url, --effect-cmd)")
+	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run: the oracle's connection, the calibration, the rounds and the conformance checks")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
-	f.DurationVar(&o.settle, "settle", 100*time.Millisecond, "how long the withheld requests settle on the wire before the release")
+	f.DurationVar(&o.settle, "settle", 100*time.Millisecond, "how long the withheld requests settle on the wire before the release, and how long after a round's last answer an oracle's count is read")
 	f.BoolVar(&o.insecure, "insecure", false, "accept a self-signed TLS certificate")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	f.StringVar(&o.win, "win", "2xx", "statuses that mean the request performed the effect")
 	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
-	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1, run before and after each round (needs --dsn)")
+	f.StringVar(&o.inFlight, "in-flight", "202", "statuses that accepted the request for later without performing it yet, an outcome of their own (none for no such class); --win overrides it only by naming the status itself")
+	f.BoolVar(&o.sameKey, "same-key", false, "send one key in every round on purpose: round 1 races it, later rounds retry it after it finished (without it, rounds that would send identical requests are a usage error)")
+	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn)")
+	f.StringArrayVar(&o.effParams, "effect-param", nil, "a parameter of --effect-sql, in order ($1, $2, ...): a template such as '{{uuid}}', bound as a value (repeatable; default one, '{{key}}')")
 	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
 	f.StringVar(&o.effURL, "effect-url", "", "URL counting the effect for {{key}}: GET, a bare integer back")
 	f.StringVar(&o.effCmd, "effect-cmd", "", "command counting the effect: 'CMD ARGS...', split into words without a shell; the key is its last argument and in IDEMCHECK_KEY")
-	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'")
+	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'; given, it is evidence: an unmarked success beside a win is a second win")
 	f.BoolVar(&o.noCalib, "no-calibrate", false, "skip the calibration (a key sent twice in sequence before the first round)")
 	f.StringArrayVar(&o.secrets, "secret-header", nil, "a header to redact wherever requests are shown (repeatable; Authorization, Cookie and Set-Cookie always are)")
 	f.BoolVar(&o.conform, "conformance", false, "also run the five sequential conformance checks")
@@ -123,6 +143,12 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
 	f.StringVar(&o.timeline, "timeline", "", "write a picture of the rounds to FILE (SVG): release, arrival and response per request, coloured by outcome")
 	o.out.bind(c)
+	completeWords(c, "in-flight", []string{"202", "none"})
+	completeWords(c, "effect-param", []string{"{{key}}", "{{uuid}}", "{{round}}"})
+	completeWords(c, "sync", []string{httprace.SyncAuto, httprace.SyncH1, httprace.SyncH2})
+	completeWords(c, "split", []string{httprace.SplitHeaders, httprace.SplitLastByte})
+	completeWords(c, "release", []string{httprace.ReleaseAuto, httprace.ReleaseSpin, httprace.ReleaseParked, httprace.ReleaseThread, httprace.ReleaseWake})
+	completeWords(c, "profile", []string{"ietf", "stripe", "custom"})
 	return c
 }
 
@@ -133,6 +159,10 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if err := o.out.validate(); err != nil {
 		return err
 	}
+	// --deadline bounds the whole run: the oracle's connection, the race
+	// and the conformance checks.
+	ctx, cancel := context.WithTimeout(ctx, o.deadline)
+	defer cancel()
 	p, err := o.probe(s, url)
 	if err != nil {
 		return err
@@ -214,6 +244,12 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	if p.Classifier.Refuse, err = racetest.ParseStatusSet(o.refuse); err != nil {
 		return p, usageError("--refuse: %v", err)
 	}
+	if o.inFlight == "none" {
+		p.Classifier.InFlight = racetest.StatusSet{}
+	} else if p.Classifier.InFlight, err = racetest.ParseStatusSet(o.inFlight); err != nil {
+		return p, usageError("--in-flight: %v", err)
+	}
+	p.SameKey = o.sameKey
 	if o.effect != "" && o.dsn == "" {
 		o.dsn = raceGetenv(s, "DATABASE_URL")
 		if o.dsn == "" {
@@ -229,9 +265,14 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	if oracles > 1 {
 		return p, usageError("give one effect oracle: --effect-sql, --effect-url or --effect-cmd")
 	}
+	if len(o.effParams) > 0 && o.effect == "" {
+		return p, usageError("--effect-param binds the parameters of --effect-sql, which was not given")
+	}
 	if p.Marker, err = racetest.ParseReplayMarker(o.marker); err != nil {
 		return p, usageError("%v", err)
 	}
+	// A marker the user named is evidence of its own (docs/race.md).
+	p.Marker.Declared = o.markerGiven
 	p.NoCalibrate, p.Secrets = o.noCalib, o.secrets
 	if o.settle <= 0 {
 		return p, usageError("--settle %s: want a positive duration", o.settle)
@@ -248,7 +289,7 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 func (o *raceHTTPOptions) oracle(ctx context.Context, p *httprace.Probe) (func(), error) {
 	switch {
 	case o.effect != "":
-		eff, err := sqlrace.NewEffect(ctx, o.dsn, o.effect)
+		eff, err := sqlrace.NewEffect(ctx, o.dsn, o.effect, o.effParams, o.timeout)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}

@@ -50,7 +50,10 @@ other error is reported with the server's message.
 
 Every transaction rolls back: nothing is written unless --commit (then a
 COMMIT that fails, as a deferred unique constraint or SERIALIZABLE makes it
-fail, decides the outcome). When a
+fail, or that PostgreSQL answers with ROLLBACK, is a refusal). Under
+--isolation repeatable-read and serializable PostgreSQL decides between
+concurrent claims at COMMIT, which a rollback never reaches: they need
+--commit. When a
 round has more than one win, the rows the winners wrote are read back and
 the table's unique indexes (read as inspect reads them) name the one that
 should have refused.
@@ -70,14 +73,15 @@ variables.`,
 	f.StringVar(&o.file, "file", "", "read the statement from a file ('-' for stdin)")
 	f.IntVarP(&o.n, "n", "n", 2, "statements per round")
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
-	f.BoolVar(&o.commit, "commit", false, "commit the winners' rows instead of rolling back")
-	f.StringVar(&o.isolation, "isolation", "read-committed", "the workers' isolation level: read-committed, repeatable-read or serializable")
+	f.BoolVar(&o.commit, "commit", false, "commit the winners' rows instead of rolling back; a claim whose COMMIT fails (40001 included) is a refusal")
+	f.StringVar(&o.isolation, "isolation", "read-committed", "the workers' isolation level: read-committed, repeatable-read or serializable (the last two decide at COMMIT, so they need --commit)")
 	f.DurationVar(&o.timeout, "timeout", sqlrace.DefaultTimeout, "bound on each round: reaching the barrier and the claim")
 	f.DurationVar(&o.lockTimeout, "lock-timeout", sqlrace.DefaultLockTimeout, "SET LOCAL lock_timeout for the claim")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose start spread exceeds it is inconclusive")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	o.out.bind(c)
+	completeWords(c, "isolation", []string{"read-committed", "repeatable-read", "serializable"})
 	return c
 }
 

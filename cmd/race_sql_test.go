@@ -149,6 +149,8 @@ func TestRaceSQLUsageErrors(t *testing.T) {
 		{"one worker", []string{"race", "sql", "--dsn", dsn, "-n", "1", "SELECT 1"}, "at least 2"},
 		{"spliced template", []string{"race", "sql", "--dsn", dsn, "SELECT 'k-{{key}}'"}, "cannot live inside a literal"},
 		{"commit without key", []string{"race", "sql", "--dsn", dsn, "--commit", "SELECT 1"}, "fresh key"},
+		{"serializable without commit", []string{"race", "sql", "--dsn", dsn, "--isolation", "serializable", "SELECT {{key}}"}, "--isolation serializable needs --commit: under REPEATABLE READ and SERIALIZABLE PostgreSQL decides"},
+		{"repeatable read without commit", []string{"race", "sql", "--dsn", dsn, "--isolation", "repeatable-read", "SELECT {{key}}"}, "--isolation repeatable-read needs --commit"},
 		{"unknown table", []string{"race", "sql", "--dsn", dsn, "INSERT INTO nowhere VALUES ({{key}})"}, `relation "nowhere" does not exist`},
 		{"unreachable", []string{"race", "sql", "--dsn", unreachable, "SELECT {{key}}"}, "cannot connect to PostgreSQL at host=127.0.0.1 port=1"},
 	}
@@ -162,5 +164,79 @@ func TestRaceSQLUsageErrors(t *testing.T) {
 				t.Errorf("the password is shown: %s", errs)
 			}
 		})
+	}
+}
+
+// TestRaceSQLIsolationGroundTruth: race sql under REPEATABLE READ and
+// SERIALIZABLE (with --commit, which they need) against a WHERE NOT EXISTS
+// claim on a table without a unique index and an ON CONFLICT claim on a
+// unique key, in text and in JSON. The truth is what was committed: a key
+// with two rows. No HOLDS when a key was committed twice, no BROKEN when
+// none was; and the verdicts are what PostgreSQL does (WHERE NOT EXISTS
+// is broken under REPEATABLE READ, sound under SERIALIZABLE, where the
+// second COMMIT fails with 40001 and counts as a refusal).
+func TestRaceSQLIsolationGroundTruth(t *testing.T) {
+	dsn := pgtest.NewDatabase(t, raceSQLSchema)
+	claims := []struct {
+		name, stmt, table, column string
+		want                      map[string]racetest.Status
+	}{
+		{"WHERE NOT EXISTS", `INSERT INTO requests (request_id) SELECT {{key}} WHERE NOT EXISTS (SELECT 1 FROM requests WHERE request_id = {{key}}) RETURNING id`,
+			"requests", "request_id", map[string]racetest.Status{"repeatable-read": racetest.Broken, "serializable": racetest.Holds}},
+		{"ON CONFLICT", `INSERT INTO payments (idempotency_key, amount) VALUES ({{key}}, 100) ON CONFLICT DO NOTHING RETURNING id`,
+			"payments", "idempotency_key", map[string]racetest.Status{"repeatable-read": racetest.Holds, "serializable": racetest.Holds}},
+	}
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	doubled := func(table, column string) int {
+		var n int
+		q := "SELECT count(*) FROM (SELECT 1 FROM " + table + " GROUP BY " + column + " HAVING count(*) > 1) d"
+		if err := db.QueryRow(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, iso := range []string{"repeatable-read", "serializable"} {
+		for _, c := range claims {
+			for _, format := range []string{"text", "json"} {
+				if _, err := db.Exec(ctx, "TRUNCATE "+c.table); err != nil {
+					t.Fatal(err)
+				}
+				code, out, errs := runCmd(t, "race", "sql", "--dsn", dsn, "--isolation", iso, "--commit", "--rounds", "10", "--lock-timeout", "100ms",
+					"--format", format, c.stmt)
+				truth := doubled(c.table, c.column)
+				var got racetest.Status
+				if format == "json" {
+					var res racetest.Result
+					if err := json.Unmarshal([]byte(out), &res); err != nil {
+						t.Fatalf("%s, %s: exit %d, not JSON: %v\n%s%s", iso, c.name, code, err, out, errs)
+					}
+					got = res.Verdict.Status
+					if res.Verdict.Evidence != racetest.EvidenceClaims {
+						t.Errorf("%s, %s: evidence %q, want %q", iso, c.name, res.Verdict.Evidence, racetest.EvidenceClaims)
+					}
+				} else {
+					for _, st := range []racetest.Status{racetest.Holds, racetest.Broken, racetest.Inconclusive} {
+						if strings.Contains(out, "\n"+strings.ToUpper(string(st))+": ") {
+							got = st
+						}
+					}
+				}
+				t.Logf("%s, %s, %s: %s exit %d; %d keys committed twice", iso, c.name, format, got, code, truth)
+				if truth > 0 && got == racetest.Holds {
+					t.Errorf("%s, %s, %s: HOLDS although %d keys were committed twice:\n%s", iso, c.name, format, truth, out)
+				}
+				if truth == 0 && got == racetest.Broken {
+					t.Errorf("%s, %s, %s: BROKEN although no key was committed twice:\n%s", iso, c.name, format, out)
+				}
+				if want := c.want[iso]; got != want || code != exitFor(want) {
+					t.Errorf("%s, %s, %s: %s exit %d, want %s exit %d:\n%s%s", iso, c.name, format, got, code, want, exitFor(want), out, errs)
+				}
+			}
+		}
 	}
 }

@@ -18,7 +18,7 @@ func TestEchoedPasswordIsScrubbedEverywhere(t *testing.T) {
 		{"inspect", "--dsn", dsn},
 		{"inspect", "--dsn", dsn, "--format", "json", "--data"},
 		{"race", "sql", "--dsn", dsn, "SELECT 1"},
-		{"race", "http", "--effect-sql", "SELECT count(*) FROM pg_class WHERE relname = $1", "--dsn", dsn, "http://127.0.0.1:" + closedPort(t) + "/pay"},
+		{"race", "http", "-H", "Idempotency-Key: {{key}}", "--effect-sql", "SELECT count(*) FROM pg_class WHERE relname = $1", "--dsn", dsn, "http://127.0.0.1:" + closedPort(t) + "/pay"},
 	} {
 		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
 			code, out, errOut := runInspectCmd(t, nil, args...)

@@ -54,12 +54,23 @@
 //
 //   - the effect counter ([CountEffects]): the count of the effect for the
 //     round's key, read before and after the round;
-//   - the replay marker ([ReplayHeader], by default Idempotent-Replayed: true)
-//     on the responses that are replays;
+//   - the replay marker on the responses that are replays: by default
+//     Idempotent-Replayed: true is recognised, and [ReplayHeader] declares
+//     the server's own, which then makes every unmarked success a win;
 //   - the calibration: before the first round, one request with a fresh key
 //     and, after its response, the same request again. A server that
 //     refuses the retry (409) never replays a success, so two successes in
 //     a round are two wins.
+//
+// Statuses fall into classes: [Win] (every 2xx by default), [Refuse] (409
+// and 425) and [InFlight] (202, accepted but not yet performed, which is
+// neither). [Result] says which evidence decided ([Result.Evidence]). A
+// race that holds by its responses alone assumes that a refusal did no
+// work, and its message says so: a handler that charges and then refuses
+// on its claim answers 409 after charging. When the calibration's retry
+// of a finished key is refused only after about as long as a win takes,
+// the race is inconclusive for that reason; only CountEffects proves the
+// effect.
 //
 // When nothing can tell a replay from a win, the run is inconclusive, never
 // a pass, and the message says how to settle it. An inconclusive run fails

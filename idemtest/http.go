@@ -3,6 +3,7 @@ package idemtest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -49,6 +50,9 @@ func race(t testing.TB, form core.Form, name string, served bool, h http.Handler
 	if served && h == nil {
 		s.Problem("%s: the handler is nil", name)
 	}
+	for _, o := range s.SQLOnly {
+		s.Problem("%s does not apply to an HTTP race", o)
+	}
 	if len(s.Problems) > 0 {
 		return fromOutcome(core.CannotRun(t, form, "%s", strings.Join(s.Problems, "; ")))
 	}
@@ -73,14 +77,22 @@ func race(t testing.TB, form core.Form, name string, served bool, h http.Handler
 	p := httprace.Probe{
 		Method: first.Method, URL: racetest.Template(first.URL.String()),
 		N: s.N, Rounds: s.Rounds, Window: s.Window, Deadline: deadline,
-		Settle: settle(first.URL), Marker: s.Replay, UUIDKeys: true,
-		Build: func(v racetest.RoundValues) (*http.Request, error) { return build(v.Key) },
+		Settle: settle(first.URL), Marker: s.Replay, UUIDKeys: true, SameKey: s.SameKey,
+		Classifier: racetest.Classifier{Win: s.Win, Refuse: s.Refuse, InFlight: s.InFlight},
+		Build:      func(v racetest.RoundValues) (*http.Request, error) { return build(v.Key) },
 	}
 	if s.Count != nil {
 		p.Effect = counter(s.Count)
 	}
 	res, err := httprace.Run(ctx, p)
-	if err != nil {
+	switch {
+	case errors.Is(err, httprace.ErrIdenticalRounds):
+		return fromOutcome(core.CannotRun(t, form, "the idemtest.BuildRequest builder makes the same request for every key, "+
+			"so only round 1 would race a fresh key: put the key where the server reads it, or race one key on purpose with idemtest.SameKey"))
+	case errors.Is(err, httprace.ErrOracleBlind):
+		return fromOutcome(core.CannotRun(t, form, "the effect counter counted 0 effects for the calibration request: it does not see this key "+
+			"(its request won, and the idemtest.CountEffects counter stayed the same for its key)"))
+	case err != nil:
 		return fromOutcome(core.CannotRun(t, form, "the race could not run: %v", err))
 	}
 	return fromOutcome(core.Finish(t, res, s, form))

@@ -63,7 +63,7 @@ func TestBrokenHandlerFailsWithTheSentence(t *testing.T) {
 	g = &groundtruth.ReadCheckWrite{}
 	rec = record(t, func(tb testing.TB) { idemtest.Handler(tb, g, chargeRequest()) })
 	msg = rec.failure(t)
-	if !strings.Contains(msg, "2 requests performed the effect; two identical 201s, and this server refused the calibration retry with 409, so it does not replay): "+brokenCause) {
+	if !strings.Contains(msg, "2 requests won by their responses; two identical 201s, and this server refused the calibration retry with 409, so it does not replay): "+brokenCause) {
 		t.Errorf("failure without a counter %q does not name the responses' evidence", msg)
 	}
 }

@@ -73,18 +73,67 @@ func CountEffects(count func(ctx context.Context, key string) (int, error)) Opti
 	}
 }
 
-// ReplayHeader names the response header, and its value, by which the
-// server marks a response as a replay of the winner's (default
-// Idempotent-Replayed: true, as Stripe and several libraries send it). A
-// marked response is never counted as a win.
+// ReplayHeader declares the response header, and its value, by which the
+// server marks a response as a replay of the winner's (without it,
+// Idempotent-Replayed: true, as Stripe and several libraries send it, is
+// recognised but proves nothing on its own). A marked response is never
+// counted as a win; and since the server is said to mark every replay, an
+// unmarked success beside a win is a second win, whatever the calibration
+// saw, and a calibration retry that comes back unmarked ran the effect
+// again. The result then says "the server never sent NAME: VALUE on a
+// replay".
 func ReplayHeader(name, value string) Option {
 	return func(s *core.Settings) {
 		m, err := racetest.ParseReplayMarker(name + ": " + value)
 		if err != nil {
 			s.Problem("idemtest.ReplayHeader(%q, %q): want a header name and a value", name, value)
 		}
+		m.Declared = true
 		s.Replay = m
 		s.MarkHTTPOnly("idemtest.ReplayHeader")
+	}
+}
+
+// Win sets the statuses that mean a request performed the effect
+// (default: every 2xx but the in-flight ones, see InFlight).
+func Win(statuses ...int) Option {
+	return func(s *core.Settings) {
+		s.Win = s.Statuses("idemtest.Win", statuses, false)
+		s.MarkHTTPOnly("idemtest.Win")
+	}
+}
+
+// Refuse sets the statuses by which the gate refuses a request it has
+// seen the key of (default 409 and 425).
+func Refuse(statuses ...int) Option {
+	return func(s *core.Settings) {
+		s.Refuse = s.Statuses("idemtest.Refuse", statuses, false)
+		s.MarkHTTPOnly("idemtest.Refuse")
+	}
+}
+
+// InFlight sets the statuses of an answer that accepted the request for
+// later without performing it yet (default 202 Accepted): they are neither
+// wins nor refusals. A round of one win and in-flight answers holds; a
+// round of in-flight answers only is inconclusive unless CountEffects
+// counts it. Win overrides InFlight only by naming the status itself.
+// InFlight() with no status turns the class off.
+func InFlight(statuses ...int) Option {
+	return func(s *core.Settings) {
+		s.InFlight = s.Statuses("idemtest.InFlight", statuses, true)
+		s.MarkHTTPOnly("idemtest.InFlight")
+	}
+}
+
+// SameKey sends one key in every round: round 1 races it, and every later
+// round retries it after it finished, so that a win there (or an effect the
+// counter counts) means the effect ran again. Without it, a BuildRequest
+// builder that makes the same request whatever the key fails the test
+// before anything is sent.
+func SameKey() Option {
+	return func(s *core.Settings) {
+		s.SameKey = true
+		s.MarkHTTPOnly("idemtest.SameKey")
 	}
 }
 

@@ -16,10 +16,34 @@ const (
 	Inconclusive Verdict = "inconclusive"
 )
 
+// Evidence is what a verdict rests on.
+type Evidence string
+
+const (
+	// EffectCount: the effect counter (CountEffects) counted the effect
+	// for every round's key.
+	EffectCount Evidence = "effect count"
+	// ReplayMarker: the replay marker (ReplayHeader, or the default one
+	// the calibration saw) told replays from wins.
+	ReplayMarker Evidence = "replay marker"
+	// Responses: the statuses and bodies alone, read as the calibration
+	// says the server answers. A verdict that holds on them assumes that a
+	// refusal did no work: an effect that runs before the claim is
+	// invisible to responses.
+	Responses Evidence = "responses"
+	// ClaimAnswers: a SQL claim's own answers (idemsql), which are the
+	// effect itself.
+	ClaimAnswers Evidence = "claim answers"
+)
+
 // Result is what a race found, returned for further assertions.
 type Result struct {
 	// Verdict is Holds, Broken or Inconclusive.
 	Verdict Verdict
+	// Evidence is what the verdict rests on: EffectCount, ReplayMarker,
+	// Responses or, for a SQL claim, ClaimAnswers; empty when the race
+	// could not run.
+	Evidence Evidence
 	// Message is the sentence the test passed, failed or skipped with.
 	Message string
 	// Rounds are the rounds that ran, in order.
@@ -48,7 +72,7 @@ type Round struct {
 
 // fromOutcome turns what the shared core concluded into the public types.
 func fromOutcome(o core.Outcome) *Result {
-	res := &Result{Verdict: Verdict(o.Verdict), Message: o.Message, Report: o.Report}
+	res := &Result{Verdict: Verdict(o.Verdict), Evidence: Evidence(o.Evidence), Message: o.Message, Report: o.Report}
 	for _, r := range o.Rounds {
 		res.Rounds = append(res.Rounds, Round(r))
 	}

@@ -73,6 +73,19 @@ func (s StatusSet) String() string {
 	return strings.Join(parts, ",")
 }
 
+// Names reports whether the set names status by a status or a range of
+// its own, not only by its class: "200,202" and "200-204" name 202, "2xx"
+// does not.
+func (s StatusSet) Names(status int) bool {
+	for _, r := range s {
+		class := r.hi-r.lo == 99 && r.lo%100 == 0
+		if !class && status >= r.lo && status <= r.hi {
+			return true
+		}
+	}
+	return false
+}
+
 // Has reports whether status is in the set.
 func (s StatusSet) Has(status int) bool {
 	for _, r := range s {
@@ -87,13 +100,19 @@ func (s StatusSet) Has(status int) bool {
 type Classifier struct {
 	Win    StatusSet // default 2xx
 	Refuse StatusSet // default 409,425
+	// InFlight are the statuses of a request accepted but not yet
+	// performed (default 202): an outcome of their own, which outranks Win
+	// unless Win names the status itself (Names).
+	InFlight StatusSet
 }
 
-// DefaultClassifier counts 2xx as wins and 409 and 425 as refusals.
+// DefaultClassifier counts 2xx as wins, 409 and 425 as refusals and 202
+// as in flight.
 func DefaultClassifier() Classifier {
 	win, _ := ParseStatusSet("2xx")
 	refuse, _ := ParseStatusSet("409,425")
-	return Classifier{Win: win, Refuse: refuse}
+	inFlight, _ := ParseStatusSet("202")
+	return Classifier{Win: win, Refuse: refuse, InFlight: inFlight}
 }
 
 // Response is what one request got back before classification.
@@ -106,13 +125,16 @@ type Response struct {
 
 // Classify turns one response into an outcome kind: a success is a win
 // until the round's evidence says otherwise (Round.Resolve), or a replay
-// when it carries the replay marker.
+// when it carries the replay marker; an in-flight status is accepted work
+// that was not performed yet.
 func (c Classifier) Classify(r Response, replayed bool) (OutcomeKind, string) {
 	switch {
 	case r.Err != nil:
 		return Error, describeErr(r.Err)
 	case c.Refuse.Has(r.Status):
 		return Refusal, ""
+	case c.InFlight.Has(r.Status) && !c.Win.Names(r.Status):
+		return InFlight, ""
 	case c.Win.Has(r.Status) && replayed:
 		return Replay, ""
 	case c.Win.Has(r.Status):
@@ -120,14 +142,20 @@ func (c Classifier) Classify(r Response, replayed bool) (OutcomeKind, string) {
 	case r.Status >= 500:
 		return Error, fmt.Sprintf("status %d", r.Status)
 	}
-	return Error, fmt.Sprintf("unexpected status %d (neither --win nor --refuse)", r.Status)
+	return Error, fmt.Sprintf("unexpected status %d (neither --win, --refuse nor --in-flight)", r.Status)
+}
+
+// IsTimeout reports whether err is a deadline that passed: a connection's,
+// or a context's.
+func IsTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // describeErr names a transport failure the way a person would.
 func describeErr(err error) string {
-	var ne net.Error
 	switch {
-	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+	case IsTimeout(err):
 		return "timeout"
 	case errors.Is(err, syscall.ECONNRESET):
 		return "connection reset"

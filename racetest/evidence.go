@@ -21,6 +21,11 @@ import (
 type ReplayMarker struct {
 	Name  string
 	Value string
+	// Declared is set when the user named the marker (--replay-header
+	// given, idemtest.ReplayHeader): it is then evidence of its own, and
+	// an unmarked success is a win whatever the calibration saw
+	// (docs/race.md, "What counts as evidence").
+	Declared bool
 }
 
 // DefaultReplayMarker is Idempotent-Replayed: true.
@@ -68,6 +73,9 @@ const (
 	// SigDifferent: the retry got another success: either it ran again or
 	// the server re-renders its replies. Only an oracle can tell.
 	SigDifferent Signature = "different-success"
+	// SigUnmarked: the user declared the replay marker and the retry got a
+	// success without it: by the marker it ran the effect again.
+	SigUnmarked Signature = "unmarked-retry"
 	// SigUnknown: the calibration got an error, an unexpected status or no
 	// success to start from; the run goes on as if replays could not be
 	// told from wins.
@@ -83,12 +91,16 @@ func (s Signature) successesAreWins() bool { return s == SigMarked || s == SigRe
 // Resolve decides, from the evidence at hand, which of the round's
 // successes were wins, and says so in r.Evidence. Marked replays are
 // replays already; an oracle's count (r.Effects, named by oracle) decides
-// alone; otherwise the calibration's signature (cal, nil when there was
-// none) says whether an unmarked success can be a replay at all.
+// alone; a replay marker the user declared makes every unmarked success a
+// win; otherwise the calibration's signature (cal, nil when there was
+// none) says whether an unmarked success can be a replay at all. In a
+// round that retried a finished key (r.Retry, --same-key), an unmarked
+// success ran the effect again when it is known to be no replay.
 func (r *Round) Resolve(cal *Calibration, oracle string) {
 	sig := SigSkipped
+	var m ReplayMarker
 	if cal != nil {
-		sig = cal.Signature
+		sig, m = cal.Signature, cal.marker
 	}
 	var unmarked []int
 	for i, o := range r.Outcomes {
@@ -96,15 +108,24 @@ func (r *Round) Resolve(cal *Calibration, oracle string) {
 			unmarked = append(unmarked, i)
 		}
 	}
+	winsKnown := m.Declared || sig.successesAreWins()
 	if r.Effects != nil {
 		r.Evidence = fmt.Sprintf("%s was %d", oracle, *r.Effects)
-		r.Disagreement = disagreement(r, sig, unmarked, oracle)
+		r.Disagreement = disagreement(r, winsKnown, unmarked, oracle)
 		return
 	}
 	switch {
+	case r.Retry && len(unmarked) > 0 && winsKnown:
+		r.Evidence = successWords(r, unmarked) + " to a retry of the finished key, " + winsReason(cal)
+	case r.Retry && len(unmarked) > 0:
+		for _, i := range unmarked {
+			r.Outcomes[i].Kind = Undecided
+		}
+		r.Unresolved = true
+		r.Evidence = successWords(r, unmarked) + " to a retry of the finished key that may replay round 1's win, " + cal.reason()
 	case len(unmarked) <= 1:
 		r.Evidence = responsesEvidence(r)
-	case sig.successesAreWins():
+	case winsKnown:
 		r.Evidence = winsEvidence(r, unmarked, cal)
 	default:
 		// Identical unmarked successes may be replays of one win. Under
@@ -129,10 +150,19 @@ func (r *Round) Resolve(cal *Calibration, oracle string) {
 	}
 }
 
+// winsReason is why unmarked successes are wins: the declared marker, or
+// the calibration.
+func winsReason(cal *Calibration) string {
+	if cal != nil && cal.marker.Declared {
+		return fmt.Sprintf("without the declared replay marker %s, so none is a replay", cal.markerText())
+	}
+	return cal.reason()
+}
+
 // responsesEvidence describes a round the responses settle by themselves.
 func responsesEvidence(r *Round) string {
 	var parts []string
-	for _, k := range []OutcomeKind{Win, Replay, Refusal, Error} {
+	for _, k := range []OutcomeKind{Win, Replay, Refusal, InFlight, Error} {
 		if s := statusList(r, k); s != "" {
 			parts = append(parts, s)
 		}
@@ -163,13 +193,17 @@ func statusList(r *Round, k OutcomeKind) string {
 	}
 	sort.Strings(order)
 	var parts []string
-	word := map[OutcomeKind]string{Win: "won", Replay: "marked as replays", Refusal: "refused", Error: "failed"}[k]
+	word := map[OutcomeKind]string{Win: "won", Replay: "marked as replays", Refusal: "refused", InFlight: "accepted for later", Error: "failed"}[k]
 	for _, s := range order {
 		if msg, ok := strings.CutPrefix(s, "\x00"); ok {
 			parts = append(parts, countWord(counts[s])+" "+msg)
 			continue
 		}
-		parts = append(parts, countWord(counts[s])+" "+pluralStatus(s, counts[s])+" "+word)
+		w := word
+		if st, _ := strconv.Atoi(s); k == Error && st < 500 {
+			w = "outside --win, --refuse and --in-flight" // an answer, not a failure
+		}
+		parts = append(parts, countWord(counts[s])+" "+pluralStatus(s, counts[s])+" "+w)
 	}
 	return strings.Join(parts, " and ")
 }
@@ -220,13 +254,14 @@ func allSameBytes(r *Round, idx []int) bool {
 // winsEvidence says why two or more unmarked successes are all wins.
 func winsEvidence(r *Round, idx []int, cal *Calibration) string {
 	words := successWords(r, idx)
+	known := cal != nil && (cal.marker.Declared || cal.Signature.successesAreWins())
 	if !allSameBytes(r, idx) {
-		if cal != nil && cal.Signature.successesAreWins() {
-			return words + " with different bodies, " + cal.reason()
+		if known {
+			return words + " with different bodies, " + winsReason(cal)
 		}
 		return words + " with different bodies"
 	}
-	return countWord(len(idx)) + " identical " + strings.TrimPrefix(words, countWord(len(idx))+" ") + ", " + cal.reason()
+	return countWord(len(idx)) + " identical " + strings.TrimPrefix(words, countWord(len(idx))+" ") + ", " + winsReason(cal)
 }
 
 // unresolvedEvidence says why identical successes cannot be told apart.
@@ -241,14 +276,18 @@ func unresolvedEvidence(r *Round, idx []int, cal *Calibration) string {
 }
 
 // disagreement compares an oracle's count with what the responses show
-// and says so when they contradict each other.
-func disagreement(r *Round, sig Signature, unmarked []int, oracle string) string {
+// and says so when they contradict each other. winsKnown is set when every
+// unmarked success is a win (a declared marker, or the calibration).
+func disagreement(r *Round, winsKnown bool, unmarked []int, oracle string) string {
 	n := *r.Effects
 	lo, hi := len(unmarked), len(unmarked)
-	if !sig.successesAreWins() && len(unmarked) > 0 {
+	if !winsKnown && len(unmarked) > 0 {
 		lo = 1 // identical successes may be one win and its replays
 	}
-	hi += r.Count(Error) // an error may come after the effect
+	if r.Retry {
+		lo = 0 // every success of a retry may be a replay
+	}
+	hi += r.Count(Error) + r.Count(InFlight) // an error may come after the effect, accepted work may run later
 	if n >= lo && n <= hi {
 		return ""
 	}

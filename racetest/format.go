@@ -30,6 +30,12 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	if res.Oracle != "" {
 		fmt.Fprintf(&b, ", oracle %s", strings.TrimPrefix(res.Oracle, "the "))
 	}
+	if res.Marker != "" {
+		fmt.Fprintf(&b, ", replay marker %s", res.Marker)
+	}
+	if res.SameKey {
+		b.WriteString(", one key (--same-key)")
+	}
 	b.WriteString("\n")
 	if res.SyncReason != "" {
 		fmt.Fprintf(&b, "sync: %s\n", res.SyncReason)
@@ -83,6 +89,9 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	}
 	if res.Verdict.Cause != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Cause)
+	}
+	if res.Verdict.Assumption != "" {
+		fmt.Fprintf(&b, "  Assumed: %s.\n", res.Verdict.Assumption)
 	}
 	for _, d := range res.Diagnosis {
 		fmt.Fprintf(&b, "  diagnosis: %s\n", d)
@@ -149,7 +158,11 @@ func RoundLine(r *Round) string {
 	if n := r.Count(Undecided); n > 0 {
 		fmt.Fprintf(&b, ", %s", plural(n, "win-or-replay"))
 	}
-	fmt.Fprintf(&b, ", %s, %s, %s", plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"), plural(r.Count(Error), "error"))
+	fmt.Fprintf(&b, ", %s, %s", plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"))
+	if n := r.Count(InFlight); n > 0 {
+		fmt.Fprintf(&b, ", %d in flight", n)
+	}
+	fmt.Fprintf(&b, ", %s", plural(r.Count(Error), "error"))
 	if n := r.Count(Serialization); n > 0 {
 		fmt.Fprintf(&b, ", %s", plural(n, "serialization failure"))
 	}
@@ -182,6 +195,9 @@ func RoundLine(r *Round) string {
 		b.WriteString(" (wider than the window)")
 	}
 	fmt.Fprintf(&b, "; responses after %s", strings.Join(times, " "))
+	if r.Retry {
+		b.WriteString("; a retry of the finished key")
+	}
 	if r.Evidence != "" {
 		fmt.Fprintf(&b, "; evidence: %s", r.Evidence)
 	}

@@ -16,6 +16,9 @@ const (
 	// bytes of an earlier success of its round, carries no replay marker,
 	// and no effect oracle counted the round (docs/race.md, "What counts as evidence").
 	Undecided OutcomeKind = "win-or-replay"
+	// InFlight is an answer that accepted the request for later (202 by
+	// default): it performed nothing yet, and may still.
+	InFlight OutcomeKind = "in-flight"
 	// Error is a 5xx, a timeout or a reset: nothing can be said about it.
 	Error OutcomeKind = "error"
 	// Serialization is a database serialization failure (SQLSTATE 40001),
@@ -80,6 +83,10 @@ type Round struct {
 	Disagreement string `json:"disagreement,omitempty"`
 	// TooWide is set when the spread exceeded the configured window.
 	TooWide bool `json:"too_wide,omitempty"`
+	// Retry is set for the rounds after the first of a --same-key run:
+	// they send the key round 1 raced again, after it finished, so any
+	// win in them ran the effect again.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // Count returns how many outcomes of the round have kind k.
@@ -121,6 +128,12 @@ type Verdict struct {
 	Detail     string `json:"detail,omitempty"`
 	Confidence string `json:"confidence,omitempty"`
 	WorstRound int    `json:"worst_round,omitempty"`
+	// Evidence is what the verdict rests on: "effect count", "replay
+	// marker", "responses", or "claim answers" for a SQL claim.
+	Evidence EvidenceKind `json:"evidence,omitempty"`
+	// Assumption is what a verdict that rests on responses takes for
+	// granted (AssumptionResponses).
+	Assumption string `json:"assumption,omitempty"`
 }
 
 // Result is everything a probe run produced.
@@ -139,6 +152,12 @@ type Result struct {
 	Warnings   []string      `json:"warnings,omitempty"`
 	// Oracle names the effect oracle that counted each round, if any.
 	Oracle string `json:"oracle,omitempty"`
+	// Marker is the replay marker the user declared ("Name: value"), if
+	// any: evidence of its own.
+	Marker string `json:"replay_marker,omitempty"`
+	// SameKey is set when every round sent one key (--same-key): round 1
+	// raced it, the later rounds retried it after it finished.
+	SameKey bool `json:"same_key,omitempty"`
 	// Calibration is what the server did with a finished key, probed once
 	// before the first round; nil for SQL probes.
 	Calibration *Calibration `json:"calibration,omitempty"`

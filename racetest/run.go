@@ -40,6 +40,27 @@ var ErrNoConnection = errors.New("no connection")
 // short: RunRounds records nothing of it and says the run stopped early.
 var ErrDeadline = errors.New("the run deadline passed")
 
+// StopError ends a run without a verdict of its own: the target stopped
+// answering (no request of a round, or of the calibration, got an answer
+// within the timeout) or an effect oracle failed or stopped answering. It
+// names the phase and how long the probe waited before it gave up. The
+// caller reports it as an error (exit 2), never as inconclusive: nothing
+// about the gate was learnt.
+type StopError struct {
+	// Phase is what was waited for: "the --effect-url count after round 3",
+	// "round 2", "the calibration retry".
+	Phase string
+	// Elapsed is how long the phase ran before it failed.
+	Elapsed time.Duration
+	Err     error
+}
+
+func (e *StopError) Error() string {
+	return fmt.Sprintf("%s: %v (after %s)", e.Phase, e.Err, fmtDuration(e.Elapsed))
+}
+
+func (e *StopError) Unwrap() error { return e.Err }
+
 // A Prober fires the rounds of one kind of probe (HTTP, SQL). RunRounds
 // drives it; the prober owns its connections and what it learnt before the
 // first round.
@@ -52,12 +73,14 @@ type Prober interface {
 
 // RunRounds is the rounds loop every probe shares. It fires rounds 1 to
 // rounds of p into res until ctx ends (the run's deadline, given for the
-// warning), then judges them. It returns an error only when the first
-// round failed: the probe could not run at all. A later round that fails
-// as a whole ends the run with that round recorded as errors, so the run is
-// inconclusive unless an earlier round already broke. A run the deadline
-// ends early says so (Result.StoppedEarly and a warning); a round it cut
-// short (ErrDeadline) is left out.
+// warning), then judges them. It returns an error when the first round
+// failed (the probe could not run at all), and when a later one stopped
+// with a StopError and no earlier round already showed the gate broken. A
+// later round that fails as a whole otherwise ends the run with that round
+// recorded as errors, so the run is inconclusive unless an earlier round
+// already broke. A run the deadline ends early says so
+// (Result.StoppedEarly and a warning); a round it cut short (ErrDeadline)
+// is left out.
 func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration) error {
 	stop := func(done int) {
 		res.StoppedEarly, res.Planned = true, rounds
@@ -81,6 +104,15 @@ func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline 
 				return err
 			}
 			res.Rounds = append(res.Rounds, failedRound(i, res.N, err))
+			var halt *StopError
+			if errors.As(err, &halt) {
+				// A broken round already seen stays the verdict; the
+				// failure is said beside it.
+				if v := Judge(res.Rounds, res.Calibration); v.Status != Broken {
+					return err
+				}
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the run stopped after round %d: %v", i-1, err))
+			}
 			break
 		}
 		res.Warnings = appendOnce(res.Warnings, warn...)

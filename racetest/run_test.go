@@ -105,6 +105,28 @@ func TestRunRoundsStopsAtTheDeadline(t *testing.T) {
 	}
 }
 
+// A later round that stopped (the target or the oracle stopped answering)
+// ends the run with that error, not with an inconclusive verdict; a broken
+// round before it stays the verdict, with the stop as a warning.
+func TestRunRoundsLaterStopIsAnError(t *testing.T) {
+	stop := &StopError{Phase: "the --effect-url count after round 3", Elapsed: 2 * time.Second, Err: errors.New("no answer within --timeout 2s")}
+	s := &scripted{fail: map[int]error{3: stop}}
+	if _, err := runScript(t, s, 5); !errors.Is(err, stop) {
+		t.Fatalf("err %v, want the stop error", err)
+	}
+	if got := stop.Error(); got != "the --effect-url count after round 3: no answer within --timeout 2s (after 2s)" {
+		t.Errorf("the stop error reads %q", got)
+	}
+	s = &scripted{broken: map[int]bool{2: true}, fail: map[int]error{3: stop}}
+	res, err := runScript(t, s, 5)
+	if err != nil || res.Verdict.Status != Broken {
+		t.Fatalf("err %v, verdict %+v: want broken by round 2", err, res)
+	}
+	if w := res.Warnings[len(res.Warnings)-1]; !strings.Contains(w, "the run stopped after round 2: the --effect-url count after round 3") {
+		t.Errorf("warnings %q lack the stop", res.Warnings)
+	}
+}
+
 // A round the deadline cut short (ErrDeadline) is left out, not judged as
 // errors, and the run says it stopped early.
 func TestRunRoundsLeavesOutTheRoundTheDeadlineCut(t *testing.T) {

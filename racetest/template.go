@@ -27,6 +27,12 @@ func NewRoundValues(run string, i int) RoundValues {
 	return RoundValues{Key: fmt.Sprintf("idemcheck-%s-%d", run, i), Round: i, UUID: u}
 }
 
+// Varies reports whether the template renders differently from round to
+// round: it holds {{key}}, {{round}} or {{uuid}}.
+func (t Template) Varies() bool {
+	return strings.Contains(string(t), "{{key}}") || strings.Contains(string(t), "{{round}}") || strings.Contains(string(t), "{{uuid}}")
+}
+
 // Render substitutes the placeholders.
 func (t Template) Render(v RoundValues) string {
 	return strings.NewReplacer(

@@ -31,7 +31,8 @@ type Database interface {
 // fresh values each round, shared by the round's N statements. A returned
 // row is a win; no row, a unique violation (23505) or a lock timeout
 // behind another claim that has not committed is a refusal. Every
-// transaction rolls back: the race writes nothing.
+// transaction rolls back: the race writes nothing (unless Isolation says
+// otherwise).
 //
 // The race needs N+1 sessions at once (one per claim and a coordinator
 // holding the barrier). A pool that can never hold them fails the test
@@ -44,8 +45,8 @@ type Database interface {
 // nullable-key for the index), as `idemcheck race sql` does. That needs
 // cgo; without it the failure says so.
 //
-// Of the options, N, Rounds, Window and SkipInconclusive apply; the
-// others are for HTTP races and fail the test here.
+// Of the options, N, Rounds, Window, SkipInconclusive and Isolation
+// apply; the others are for HTTP races and fail the test here.
 func Claim[DB Database](t testing.TB, db DB, claim string, opts ...idemtest.Option) *idemtest.Result {
 	t.Helper()
 	return race(t, core.Require, any(db), claim, opts)
@@ -56,6 +57,25 @@ func Claim[DB Database](t testing.TB, db DB, claim string, opts ...idemtest.Opti
 func CheckClaim[DB Database](t testing.TB, db DB, claim string, opts ...idemtest.Option) *idemtest.Result {
 	t.Helper()
 	return race(t, core.Check, any(db), claim, opts)
+}
+
+// Isolation races the claims at an isolation level of their own:
+// "repeatable-read" or "serializable" (READ COMMITTED, rolled back, is the
+// default). PostgreSQL decides between concurrent claims at those levels
+// only at COMMIT (a serialization failure, 40001), so these claims are
+// committed: the winners' rows stay, and the statement must use {{key}} or
+// {{uuid}} so that every round claims a fresh key. A claim whose COMMIT
+// failed is a refusal, never a win.
+func Isolation(level string) idemtest.Option {
+	return func(s *core.Settings) {
+		switch level {
+		case "repeatable-read", "serializable":
+		default:
+			s.Problem("idemsql.Isolation(%q): want \"repeatable-read\" or \"serializable\"", level)
+		}
+		s.Isolation = level
+		s.MarkSQLOnly("idemsql.Isolation")
+	}
 }
 
 // lockTimeout is how long a claim waits behind another claim of its round
@@ -81,10 +101,14 @@ func race(t testing.TB, form core.Form, db any, claim string, opts []idemtest.Op
 	}
 	ctx, deadline, cancel := core.Context(t)
 	defer cancel()
-	p := sqlrace.Probe{Statement: claim, N: s.N, Rounds: s.Rounds, Window: s.Window, Deadline: deadline, LockTimeout: lockTimeout}
+	p := sqlrace.Probe{Statement: claim, N: s.N, Rounds: s.Rounds, Window: s.Window, Deadline: deadline, LockTimeout: lockTimeout,
+		Isolation: s.Isolation, Commit: s.Isolation != ""}
 	p.Defaults()
 	st, err := p.Validate()
 	if err != nil {
+		if s.Isolation != "" {
+			return fromOutcome(core.CannotRun(t, form, "idemsql.Isolation(%q) commits the winners' claims, and %v", s.Isolation, err))
+		}
 		return fromOutcome(core.CannotRun(t, form, "%v", err))
 	}
 	l, err := acquire(ctx, db, p.N+1)
@@ -107,7 +131,7 @@ func race(t testing.TB, form core.Form, db any, claim string, opts []idemtest.Op
 
 // fromOutcome turns what the shared core concluded into idemtest's types.
 func fromOutcome(o core.Outcome) *idemtest.Result {
-	res := &idemtest.Result{Verdict: idemtest.Verdict(o.Verdict), Message: o.Message, Report: o.Report}
+	res := &idemtest.Result{Verdict: idemtest.Verdict(o.Verdict), Evidence: idemtest.Evidence(o.Evidence), Message: o.Message, Report: o.Report}
 	for _, r := range o.Rounds {
 		res.Rounds = append(res.Rounds, idemtest.Round(r))
 	}

@@ -242,3 +242,56 @@ func (r *recorder) failure(t *testing.T) string {
 	}
 	return r.errors[0]
 }
+
+// TestIsolationLevels: under REPEATABLE READ and SERIALIZABLE the claims
+// are committed (PostgreSQL decides there), and a claim whose COMMIT
+// failed is a refusal: a WHERE NOT EXISTS claim without a unique index
+// fails the test under REPEATABLE READ, where both rows were committed,
+// and passes under SERIALIZABLE, where the second COMMIT failed; an ON
+// CONFLICT claim passes under both. The truth is the committed rows.
+func TestIsolationLevels(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t, claimTables+`CREATE TABLE plain_claims (id bigserial PRIMARY KEY, address text NOT NULL);`)
+	pool := newPool(t, dsn)
+	claims := []struct {
+		name, claim, table string
+		want               map[string]idemtest.Verdict
+	}{
+		{"WHERE NOT EXISTS", `INSERT INTO plain_claims (address) SELECT {{key}} WHERE NOT EXISTS (SELECT 1 FROM plain_claims WHERE address = {{key}}) RETURNING id`,
+			"plain_claims", map[string]idemtest.Verdict{"repeatable-read": idemtest.Broken, "serializable": idemtest.Holds}},
+		{"ON CONFLICT", soundClaim, "sound_claims", map[string]idemtest.Verdict{"repeatable-read": idemtest.Holds, "serializable": idemtest.Holds}},
+	}
+	for _, level := range []string{"repeatable-read", "serializable"} {
+		for _, c := range claims {
+			if _, err := pool.Exec(context.Background(), "TRUNCATE "+c.table); err != nil {
+				t.Fatal(err)
+			}
+			var res *idemtest.Result
+			rec := record(t, func(tb testing.TB) {
+				res = idemsql.CheckClaim(tb, pool, c.claim, idemtest.Rounds(10), idemsql.Isolation(level))
+			})
+			var doubled int
+			q := "SELECT count(*) FROM (SELECT 1 FROM " + c.table + " GROUP BY address HAVING count(*) > 1) d"
+			if err := pool.QueryRow(context.Background(), q).Scan(&doubled); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, %s: %s (%s); %d keys committed twice", level, c.name, res.Verdict, res.Evidence, doubled)
+			if doubled > 0 && res.Verdict == idemtest.Holds || doubled == 0 && res.Verdict == idemtest.Broken {
+				t.Errorf("%s, %s: %s against %d keys committed twice: %s", level, c.name, res.Verdict, doubled, res.Message)
+			}
+			if failed := len(rec.errors) > 0; res.Verdict != c.want[level] || res.Evidence != idemtest.ClaimAnswers || failed != (res.Verdict != idemtest.Holds) {
+				t.Errorf("%s, %s: %s (%s), the test failed: %v; want %s by the claims' answers", level, c.name, res.Verdict, res.Evidence, failed, c.want[level])
+			}
+		}
+	}
+	rec := record(t, func(tb testing.TB) { idemsql.CheckClaim(tb, pool, soundClaim, idemsql.Isolation("snapshot")) })
+	if msg := rec.failure(t); !strings.Contains(msg, `idemsql.Isolation("snapshot"): want "repeatable-read" or "serializable"`) {
+		t.Errorf("a bad level: %q", msg)
+	}
+	rec = record(t, func(tb testing.TB) {
+		idemsql.CheckClaim(tb, pool, `INSERT INTO plain_claims (address) VALUES ('fixed') RETURNING id`, idemsql.Isolation("serializable"))
+	})
+	if msg := rec.failure(t); !strings.Contains(msg, "commits the winners' claims") {
+		t.Errorf("a committed claim without a key: %q", msg)
+	}
+}

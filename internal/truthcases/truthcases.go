@@ -32,11 +32,12 @@ import (
 )
 
 // setup are the tables the PostgreSQL targets need.
-var setup = []string{groundtruth.CreateCharges, groundtruth.CreateClaimsNullable, groundtruth.CreateClaimsNND}
+var setup = []string{groundtruth.CreateCharges, groundtruth.CreateClaimsNullable, groundtruth.CreateClaimsNND,
+	groundtruth.CreateEffectFirst, groundtruth.CreateOneTransaction}
 
 // Pool is a connection pool on a throwaway database holding the tables the
 // PostgreSQL targets need, closed and dropped when the test ends.
-func Pool(t *testing.T) *pgxpool.Pool {
+func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	pool, err := pgxpool.New(context.Background(), pgtest.NewDatabase(t, setup...))
 	if err != nil {
@@ -68,68 +69,108 @@ type Target struct {
 // Case is one target and the verdicts the probe must reach.
 type Case struct {
 	Name  string
-	Start func(t *testing.T) Target
+	Start func(t testing.TB) Target
 	// Without and With are the verdicts without an effect oracle and with
 	// the target's own count as one.
 	Without, With racetest.Status
+	// Marker, when set, is the replay marker the user declares for this
+	// target ('Name: value', --replay-header, idemtest.ReplayHeader).
+	Marker string
+	// Quiet is set for a sound target whose verdict without an oracle
+	// rests on the effect-before-claim rule, that is on how long its
+	// refusal takes against its win (docs/race.md, "What responses cannot
+	// show"): a suite runs it alone rather than beside the others, and
+	// gives an inconclusive run by that rule one more try.
+	Quiet bool
 }
+
+// WorkMS is the work of a charge in the Django, ActiveRecord and express
+// targets (GATE_WORK_MS): 20 ms, about what a payment provider's API takes
+// on a good day. At 6 ms the Django target's own cost per request (a
+// database connection for each, 10-15 ms here) outweighs its work, and by
+// its responses its sound gate cannot be told from one that charges
+// first (docs/race.md has both measurements).
+const WorkMS = "20"
 
 // Cases are the targets, for a suite whose test is t (the Fiber target is
 // built once into its temporary directory) and whose PostgreSQL tables
 // (Setup) pool reaches.
-func Cases(t *testing.T, pool *pgxpool.Pool) []Case {
-	mem := func(h func() (http.Handler, groundtruth.Effects)) func(t *testing.T) Target {
-		return func(t *testing.T) Target { return startInProcess(t, h) }
+func Cases(t testing.TB, pool *pgxpool.Pool) []Case {
+	mem := func(h func() (http.Handler, groundtruth.Effects)) func(t testing.TB) Target {
+		return func(t testing.TB) Target { return startInProcess(t, h) }
 	}
 	procs := &processes{dir: t.TempDir()}
 	return []Case{
-		{"read-check-write, constant body", mem(func() (http.Handler, groundtruth.Effects) {
+		{Name: "read-check-write, constant body", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.ReadCheckWrite{}
 			return g, g
-		}), racetest.Broken, racetest.Broken},
-		{"read-check-write, fresh id", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Broken, With: racetest.Broken},
+		{Name: "read-check-write, fresh id", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.ReadCheckWrite{FreshID: true}
 			return g, g
-		}), racetest.Broken, racetest.Broken},
-		{"PostgreSQL read-then-insert, no unique index", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Broken, With: racetest.Broken},
+		{Name: "PostgreSQL read-then-insert, no unique index", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := groundtruth.NewReadThenInsert(pool)
 			return g, g
-		}), racetest.Broken, racetest.Broken},
-		{"sound gate, 409 in flight, marked replays", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Broken, With: racetest.Broken},
+		{Name: "sound gate, 409 in flight, marked replays", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.Sound{Replay: groundtruth.Marked}
 			return g, g
-		}), racetest.Holds, racetest.Holds},
-		{"sound gate, waits, same bytes unmarked", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Holds, With: racetest.Holds},
+		{Name: "sound gate, waits, same bytes unmarked", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.Sound{Replay: groundtruth.SameBytes}
 			return g, g
-		}), racetest.Inconclusive, racetest.Holds},
-		{"sound gate, waits, re-rendered replay", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Inconclusive, With: racetest.Holds},
+		{Name: "sound gate, waits, re-rendered replay", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.Sound{Replay: groundtruth.Rerendered}
 			return g, g
-		}), racetest.Inconclusive, racetest.Holds},
-		{"in-flight lock only, a later retry runs again", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Inconclusive, With: racetest.Holds},
+		{Name: "in-flight lock only, a later retry runs again", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.InFlightOnly{}
 			return g, g
-		}), racetest.Inconclusive, racetest.Broken},
-		{"no dedupe", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "no dedupe", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.NoDedupe{}
 			return g, g
-		}), racetest.Inconclusive, racetest.Broken},
-		{"ON CONFLICT DO NOTHING, nullable key part", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "ON CONFLICT DO NOTHING, nullable key part", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := groundtruth.NewOnConflictClaim(pool, "claims_nullable")
 			return g, g
-		}), racetest.Inconclusive, racetest.Broken},
-		{"ON CONFLICT DO NOTHING, NULLS NOT DISTINCT", mem(func() (http.Handler, groundtruth.Effects) {
+		}), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "ON CONFLICT DO NOTHING, NULLS NOT DISTINCT", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := groundtruth.NewOnConflictClaim(pool, "claims_nnd")
 			return g, g
-		}), racetest.Holds, racetest.Holds},
-		{"express-idempotency on Redis (npm)", procs.expressIdempotency, racetest.Inconclusive, racetest.Broken},
-		{"Fiber idempotency middleware (Go)", procs.fiberIdempotency, racetest.Inconclusive, racetest.Holds},
+		}), Without: racetest.Holds, With: racetest.Holds, Quiet: true},
+		{Name: "express-idempotency on Redis (npm)", Start: procs.expressIdempotency, Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "Fiber idempotency middleware (Go)", Start: procs.fiberIdempotency, Without: racetest.Inconclusive, With: racetest.Holds},
+		// Issue 26's targets: what responses cannot show.
+		{Name: "PostgreSQL effect before its claim (Go, pgx)", Start: mem(func() (http.Handler, groundtruth.Effects) {
+			g := groundtruth.NewEffectFirst(pool)
+			return g, g
+		}), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "PostgreSQL claim and charge in one transaction (Go, pgx)", Start: mem(func() (http.Handler, groundtruth.Effects) {
+			g := groundtruth.NewOneTransaction(pool)
+			return g, g
+		}), Without: racetest.Holds, With: racetest.Holds, Quiet: true},
+		{Name: "Django: effect before its claim (Debian)", Start: procs.django("effect-first"), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "Django: claim and charge in one transaction.atomic() (Debian)", Start: procs.django("one-tx"), Without: racetest.Holds, With: racetest.Holds, Quiet: true},
+		{Name: "Django: 202 while in flight (Debian)", Start: procs.django("in-flight"), Without: racetest.Holds, With: racetest.Holds},
+		{Name: "ActiveRecord: effect before its claim (Debian)", Start: procs.activeRecord("effect-first"), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "ActiveRecord: claim and charge in one transaction (Debian)", Start: procs.activeRecord("one-tx"), Without: racetest.Holds, With: racetest.Holds, Quiet: true},
+		{Name: "express: effect before its claim (npm)", Start: procs.nodeGate("effect-first"), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "express: 202 while in flight (npm)", Start: procs.nodeGate("in-flight"), Without: racetest.Holds, With: racetest.Holds},
+		{Name: "express: prefork (cluster), replay marker not declared (npm)", Start: procs.nodeGate("prefork"), Without: racetest.Inconclusive, With: racetest.Broken},
+		{Name: "express: prefork (cluster), replay marker declared (npm)", Start: procs.nodeGate("prefork"), Without: racetest.Broken, With: racetest.Broken,
+			Marker: "Idempotent-Replayed: true"},
+		{Name: "sound gate, marked replays, replay marker declared", Start: mem(func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.Sound{Replay: groundtruth.Marked}
+			return g, g
+		}), Without: racetest.Holds, With: racetest.Holds, Marker: "Idempotent-Replayed: true"},
 	}
 }
 
 // startInProcess serves an in-process target for the test.
-func startInProcess(t *testing.T, h func() (http.Handler, groundtruth.Effects)) Target {
+func startInProcess(t testing.TB, h func() (http.Handler, groundtruth.Effects)) Target {
 	t.Helper()
 	handler, eff := h()
 	srv, err := groundtruth.Start(handler, eff)
@@ -170,7 +211,7 @@ type processes struct {
 
 // testdata is the repository's testdata/race directory, found upwards from
 // the test's working directory.
-func testdata(t *testing.T) string {
+func testdata(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -190,7 +231,7 @@ func testdata(t *testing.T) string {
 
 // expressIdempotency runs testdata/race/node/express-idempotency-redis.js:
 // express-idempotency with its Redis adapter, on the local Redis.
-func (p *processes) expressIdempotency(t *testing.T) Target {
+func (p *processes) expressIdempotency(t testing.TB) Target {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -205,6 +246,14 @@ func (p *processes) expressIdempotency(t *testing.T) Target {
 	} else {
 		c.Close()
 	}
+	dir := p.npm(t)
+	return startProcess(t, dir, []string{"REDIS_URL=" + redisURL}, "Idempotency-Key", "{{key}}", "", node, "express-idempotency-redis.js")
+}
+
+// npm installs the npm packages of testdata/race/node once per suite (npm
+// ci, the committed lock file's versions) and returns the directory.
+func (p *processes) npm(t testing.TB) string {
+	t.Helper()
 	dir := filepath.Join(testdata(t), "node")
 	installed := func() bool {
 		_, err := os.Stat(filepath.Join(dir, "node_modules", "express-idempotency-redis-adapter"))
@@ -222,13 +271,13 @@ func (p *processes) expressIdempotency(t *testing.T) Target {
 	if !installed() {
 		Missing(t, "the npm packages of %s are not installed (run npm ci --prefix %s)", dir, dir)
 	}
-	return startProcess(t, dir, []string{"REDIS_URL=" + redisURL}, "Idempotency-Key", "{{key}}", node, "express-idempotency-redis.js")
+	return dir
 }
 
 // fiberIdempotency builds and runs testdata/race/fiber, its own module:
 // Fiber's idempotency middleware with its defaults, whose key header is
 // X-Idempotency-Key and must be a 36-character UUID.
-func (p *processes) fiberIdempotency(t *testing.T) Target {
+func (p *processes) fiberIdempotency(t testing.TB) Target {
 	t.Helper()
 	p.fiberOnce.Do(func() {
 		p.fiberBin = filepath.Join(p.dir, "fiber")
@@ -241,12 +290,65 @@ func (p *processes) fiberIdempotency(t *testing.T) Target {
 	if p.fiberErr != nil {
 		Missing(t, "building the Fiber target (its module is downloaded by .ci/run): %v", p.fiberErr)
 	}
-	return startProcess(t, "", nil, "X-Idempotency-Key", "{{uuid}}", p.fiberBin)
+	return startProcess(t, "", nil, "X-Idempotency-Key", "{{uuid}}", "", p.fiberBin)
+}
+
+// django runs view of testdata/race/django/gate.py under Debian's python3
+// (/usr/bin/python3, which sees python3-django and python3-psycopg2) on a
+// database of its own.
+func (p *processes) django(view string) func(t testing.TB) Target {
+	return func(t testing.TB) Target {
+		t.Helper()
+		python := "/usr/bin/python3"
+		if err := exec.Command(python, "-c", "import django, psycopg2").Run(); err != nil {
+			Missing(t, "Debian's python3-django and python3-psycopg2 are not installed (%v)", err)
+		}
+		return startProcess(t, "", workEnv(), "Idempotency-Key", "{{key}}", "/"+view, python, filepath.Join(testdata(t), "django", "gate.py"), pgtest.NewDatabase(t))
+	}
+}
+
+// activeRecord runs route of testdata/race/activerecord/gate.rb under
+// Debian's ruby (ruby-activerecord, ruby-pg, ruby-webrick) on a database of
+// its own.
+func (p *processes) activeRecord(route string) func(t testing.TB) Target {
+	return func(t testing.TB) Target {
+		t.Helper()
+		ruby := "/usr/bin/ruby"
+		if err := exec.Command(ruby, "-e", `require "active_record"; require "pg"; require "webrick"`).Run(); err != nil {
+			Missing(t, "Debian's ruby-activerecord, ruby-pg and ruby-webrick are not installed (%v)", err)
+		}
+		return startProcess(t, "", workEnv(), "Idempotency-Key", "{{key}}", "/"+route, ruby, filepath.Join(testdata(t), "activerecord", "gate.rb"), pgtest.NewDatabase(t))
+	}
+}
+
+// nodeGate runs testdata/race/node/gates.js in mode (express, from the
+// npm packages of testdata/race/node), counting its effects in a file of
+// its own.
+func (p *processes) nodeGate(mode string) func(t testing.TB) Target {
+	return func(t testing.TB) Target {
+		t.Helper()
+		node, err := exec.LookPath("node")
+		if err != nil {
+			Missing(t, "node is not installed")
+		}
+		dir := p.npm(t)
+		return startProcess(t, dir, workEnv(), "Idempotency-Key", "{{key}}", "", node, "gates.js", mode, filepath.Join(t.TempDir(), "effects"))
+	}
+}
+
+// workEnv sets the framework targets' work: WorkMS, unless GATE_WORK_MS
+// is set already (the refusal benchmark varies it).
+func workEnv() []string {
+	if os.Getenv("GATE_WORK_MS") != "" {
+		return nil
+	}
+	return []string{"GATE_WORK_MS=" + WorkMS}
 }
 
 // startProcess runs argv in dir, reads the port it prints and returns a
-// target on it; the process is killed when the test ends.
-func startProcess(t *testing.T, dir string, env []string, keyHeader, keyValue string, argv ...string) Target {
+// target on it, its routes under prefix; the process is killed when the
+// test ends.
+func startProcess(t testing.TB, dir string, env []string, keyHeader, keyValue, prefix string, argv ...string) Target {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
@@ -264,7 +366,7 @@ func startProcess(t *testing.T, dir string, env []string, keyHeader, keyValue st
 	if err != nil {
 		t.Fatalf("%s did not print its port: %v; stderr: %s", argv[0], err, stderr.String())
 	}
-	base := "http://127.0.0.1:" + strings.TrimSpace(port)
+	base := "http://127.0.0.1:" + strings.TrimSpace(port) + prefix
 	return Target{URL: base + "/charges", KeyHeader: keyHeader, KeyValue: keyValue,
 		EffectsURL: base + "/effects?key=" + keyValue,
 		Count: func(ctx context.Context, key string) (int, error) {

@@ -23,9 +23,11 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -175,6 +177,9 @@ const (
 	// Rerendered: a duplicate waits, then gets the stored result rendered
 	// again with a fresh timestamp, unmarked.
 	Rerendered
+	// Accepted: 202 {"status":"processing"} while the first request is in
+	// flight, then the stored response with Idempotent-Replayed: true.
+	Accepted
 )
 
 // Sound claims the key atomically before its work (Window long), so the
@@ -225,12 +230,16 @@ func (g *Sound) render(id int) string {
 }
 
 func (g *Sound) replay(w http.ResponseWriter, r *http.Request, e *soundEntry) {
-	if g.Replay == Marked {
+	if g.Replay == Marked || g.Replay == Accepted {
 		select {
 		case <-e.done:
 			w.Header().Set("Idempotent-Replayed", "true")
 			reply(w, http.StatusCreated, e.body)
 		default:
+			if g.Replay == Accepted {
+				reply(w, http.StatusAccepted, `{"status":"processing"}`)
+				return
+			}
 			reply(w, http.StatusConflict, `{"error":"a request with this key is in flight"}`)
 		}
 		return
@@ -394,3 +403,95 @@ func (s *Server) Close() {
 	}
 	s.wg.Wait()
 }
+
+// Tables of the two gates whose claim is a unique key in PostgreSQL and
+// whose effect is a row of its own: each target has its own tables, so
+// that its own count is its truth.
+const (
+	CreateEffectFirst = `CREATE TABLE effect_first_charges (id bigserial PRIMARY KEY, idempotency_key text NOT NULL, amount int NOT NULL);
+CREATE TABLE effect_first_claims (idempotency_key text PRIMARY KEY)`
+	CreateOneTransaction = `CREATE TABLE one_tx_charges (id bigserial PRIMARY KEY, idempotency_key text NOT NULL, amount int NOT NULL);
+CREATE TABLE one_tx_claims (idempotency_key text PRIMARY KEY)`
+)
+
+// EffectFirst charges first and claims after: it inserts the charge,
+// works Window, then inserts the key into a table whose primary key it is,
+// answering 409 on the unique violation. Every request charges, so the
+// gate is broken even for a retry in sequence, and its refusal comes after
+// the work: only the count, or the time the refusal took, shows it.
+type EffectFirst struct{ pgCount }
+
+// NewEffectFirst serves effect_first_charges and effect_first_claims
+// (CreateEffectFirst) through pool.
+func NewEffectFirst(pool *pgxpool.Pool) *EffectFirst {
+	return &EffectFirst{pgCount{pool: pool, table: "effect_first_charges"}}
+}
+
+func (g *EffectFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, key := r.Context(), r.Header.Get(KeyHeader)
+	if _, err := g.pool.Exec(ctx, "INSERT INTO effect_first_charges (idempotency_key, amount) VALUES ($1, 100)", key); err != nil {
+		reply(w, http.StatusInternalServerError, fmt.Sprintf(`{"error":%q}`, err.Error()))
+		return
+	}
+	time.Sleep(Window)
+	_, err := g.pool.Exec(ctx, "INSERT INTO effect_first_claims (idempotency_key) VALUES ($1)", key)
+	replyClaim(w, err)
+}
+
+// OneTransaction claims and charges in one transaction: it inserts the
+// key into a table whose primary key it is, charges, works Window and
+// commits. A racing duplicate's insert waits on the winner's uncommitted
+// key, then fails with a unique violation once the winner commits (409):
+// the gate is sound, and its losers take as long as its winners. A retry
+// of a finished key is refused at once.
+type OneTransaction struct{ pgCount }
+
+// NewOneTransaction serves one_tx_charges and one_tx_claims
+// (CreateOneTransaction) through pool.
+func NewOneTransaction(pool *pgxpool.Pool) *OneTransaction {
+	return &OneTransaction{pgCount{pool: pool, table: "one_tx_charges"}}
+}
+
+func (g *OneTransaction) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, key := r.Context(), r.Header.Get(KeyHeader)
+	err := pgx.BeginFunc(ctx, g.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO one_tx_claims (idempotency_key) VALUES ($1)", key); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO one_tx_charges (idempotency_key, amount) VALUES ($1, 100)", key); err != nil {
+			return err
+		}
+		time.Sleep(Window)
+		return nil
+	})
+	replyClaim(w, err)
+}
+
+// replyClaim answers for a claim that ended with err: 409 on a unique
+// violation, 500 on any other error, 201 when it went through.
+func replyClaim(w http.ResponseWriter, err error) {
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "23505":
+		reply(w, http.StatusConflict, `{"error":"key already used"}`)
+	case err != nil:
+		reply(w, http.StatusInternalServerError, fmt.Sprintf(`{"error":%q}`, err.Error()))
+	default:
+		reply(w, http.StatusCreated, `{"status":"charged"}`)
+	}
+}
+
+// Counting counts the requests that reach Handler: a test that must send
+// nothing checks it stayed at zero.
+type Counting struct {
+	Handler http.Handler
+	n       atomic.Int32
+}
+
+func (c *Counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.n.Add(1)
+	c.Handler.ServeHTTP(w, r)
+}
+
+// Requests is how many requests reached the handler.
+func (c *Counting) Requests() int { return int(c.n.Load()) }

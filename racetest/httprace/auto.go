@@ -286,7 +286,7 @@ func preRun(ctx context.Context, p *Probe, d autoDecision) (string, string, erro
 		q := *p
 		q.RunID = p.RunID + "-pre-" + mode
 		for i := 1; i <= preRounds; i++ {
-			r, _, err := runRound(ctx, &q, mode, i)
+			r, _, _, err := runRound(ctx, &q, mode, i)
 			if err != nil {
 				return d.sync, d.reason + fmt.Sprintf("; the pre-run could not race it with %s (%v), so the default stands", mode, err), nil
 			}

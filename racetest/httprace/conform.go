@@ -94,7 +94,7 @@ func (c *conformer) send(ctx context.Context, v racetest.RoundValues, body *stri
 		}
 		r.header = kept
 	}
-	resp, err := sendOne(ctx, &c.p, c.sync, r)
+	resp, _, err := sendOne(ctx, &c.p, c.sync, r, 0)
 	if err != nil {
 		resp = racetest.Response{Err: err}
 	}
@@ -128,9 +128,9 @@ func (c *conformer) count(ctx context.Context, v racetest.RoundValues, detail *s
 	if c.p.Effect == nil {
 		return 0, false
 	}
-	n, err := c.p.Effect.Count(ctx, v)
+	n, err := c.p.countEffects(ctx, v, "in the check")
 	if err != nil {
-		*detail = fmt.Sprintf("%s failed: %v", c.p.Effect.Evidence(), err)
+		*detail = err.Error() // it names the oracle, the phase and the time waited
 		return 0, false
 	}
 	return n, true

@@ -86,10 +86,13 @@ func connDeadline(ctx context.Context, p *Probe) time.Time {
 // dial opens one connection to t with its deadline set, finishing the TLS
 // handshake (offering protos by ALPN) before it returns.
 func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, error) {
-	deadline := connDeadline(ctx, p)
+	start, deadline := time.Now(), connDeadline(ctx, p)
 	d := net.Dialer{Deadline: deadline}
 	c, err := d.DialContext(ctx, "tcp", t.addr)
 	if err != nil {
+		if stop := stoppedAnswering(ctx, p, "connecting to "+t.addr, start, err); stop != nil {
+			return nil, stop
+		}
 		return nil, fmt.Errorf("%w to %s: %v", racetest.ErrNoConnection, t.addr, err)
 	}
 	if tc, ok := c.(*net.TCPConn); ok {
@@ -113,7 +116,22 @@ func dial(ctx context.Context, p *Probe, t target, protos []string) (net.Conn, e
 	})
 	if err := tc.HandshakeContext(ctx); err != nil {
 		c.Close()
+		if stop := stoppedAnswering(ctx, p, "the TLS handshake with "+t.addr, start, err); stop != nil {
+			return nil, stop
+		}
 		return nil, fmt.Errorf("%w: TLS handshake with %s: %v (use --insecure for a self-signed certificate)", racetest.ErrNoConnection, t.addr, err)
 	}
 	return tc, nil
+}
+
+// stoppedAnswering is the StopError for a wait on the target that timed
+// out in phase (begun at start), or nil when err is no timeout, or when
+// the run's deadline cut it short (that is the run ending, not the target
+// stopping).
+func stoppedAnswering(ctx context.Context, p *Probe, phase string, start time.Time, err error) error {
+	if !racetest.IsTimeout(err) || runOver(ctx) {
+		return nil
+	}
+	return &racetest.StopError{Phase: phase, Elapsed: time.Since(start),
+		Err: fmt.Errorf("no answer within --timeout %s: the target stopped answering", p.Timeout)}
 }

@@ -1,6 +1,7 @@
 package httprace
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -103,6 +104,18 @@ func spin(d time.Duration) {
 		runtime.Gosched()
 	}
 }
+
+// Counter is the gate's own count as an effect oracle, for a probe in the
+// same process.
+func (g *Gate) Counter() EffectCounter { return gateCounter{g} }
+
+type gateCounter struct{ g *Gate }
+
+func (c gateCounter) Count(_ context.Context, v racetest.RoundValues) (int64, error) {
+	return int64(c.g.Effects(v.Key)), nil
+}
+
+func (gateCounter) Evidence() string { return "the gate's count" }
 
 // ServeEffects answers GET ?key=K with the bare count of K's claims: the
 // gate's own count, for --effect-url.

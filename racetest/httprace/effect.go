@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -25,6 +26,29 @@ type EffectCounter interface {
 	Count(ctx context.Context, v racetest.RoundValues) (int64, error)
 	// Evidence names the count in a verdict: "the PostgreSQL count".
 	Evidence() string
+}
+
+// countEffects reads the oracle's count for v, bounded by --timeout on
+// the client whatever the oracle does with it, and by the run's deadline.
+// A failure is a StopError naming the phase ("before round 3") and how
+// long the oracle was waited for.
+func (p *Probe) countEffects(ctx context.Context, v racetest.RoundValues, phase string) (int64, error) {
+	start := time.Now()
+	cctx, cancel := context.WithTimeout(ctx, p.Timeout)
+	defer cancel()
+	n, err := p.Effect.Count(cctx, v)
+	if err == nil {
+		return n, nil
+	}
+	switch {
+	case runOver(ctx):
+		// The run ends here: RunRounds leaves the round out and says the
+		// run stopped early.
+		err = fmt.Errorf("%w (--deadline %s): %v", racetest.ErrDeadline, p.Deadline, err)
+	case cctx.Err() != nil:
+		err = fmt.Errorf("no answer within --timeout %s: %w", p.Timeout, err)
+	}
+	return 0, &racetest.StopError{Phase: p.Effect.Evidence() + " " + phase, Elapsed: time.Since(start), Err: err}
 }
 
 // maxCountBody bounds what an oracle may answer: a count is a few digits.
@@ -56,6 +80,10 @@ func (e *URLEffect) Count(ctx context.Context, v racetest.RoundValues) (int64, e
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
+		var ue *url.Error // it names the method and URL again
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return 0, fmt.Errorf("GET %s: %v", redactURL(u), err)
 	}
 	defer resp.Body.Close()
@@ -103,6 +131,11 @@ func (e *CmdEffect) Count(ctx context.Context, v racetest.RoundValues) (int64, e
 	args := append(append([]string(nil), e.argv[1:]...), v.Key)
 	cmd := exec.CommandContext(ctx, e.argv[0], args...)
 	cmd.Env = append(os.Environ(), "IDEMCHECK_KEY="+v.Key, "IDEMCHECK_ROUND="+strconv.Itoa(v.Round), "IDEMCHECK_UUID="+v.UUID)
+	// At the timeout the command and whatever it started are killed, and
+	// the wait for its output ends a moment later even when a child that
+	// escaped the kill still holds the pipe.
+	killGroup(cmd)
+	cmd.WaitDelay = cmdWaitDelay
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &limitedBuffer{b: &stdout}, &limitedBuffer{b: &stderr}
 	if err := cmd.Run(); err != nil {
@@ -113,6 +146,10 @@ func (e *CmdEffect) Count(ctx context.Context, v racetest.RoundValues) (int64, e
 
 // Evidence names the count.
 func (e *CmdEffect) Evidence() string { return "the --effect-cmd count" }
+
+// cmdWaitDelay is how long an --effect-cmd that was killed may keep its
+// output open.
+const cmdWaitDelay = time.Second
 
 // limitedBuffer keeps the first maxCountBody bytes written to it.
 type limitedBuffer struct{ b *bytes.Buffer }

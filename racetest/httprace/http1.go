@@ -96,6 +96,10 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	}
 
 	released := make([]time.Time, p.N)
+	// sent is when each tail's write began: a response's time is taken
+	// from it, so that the probe's own thread being preempted between the
+	// write and the clock can only lengthen the time, never shorten it.
+	sent := make([]time.Time, p.N)
 	answered := make([]time.Time, p.N)
 	var done sync.WaitGroup
 	// read reads connection i's response once its tail is out.
@@ -111,6 +115,7 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 			released[i] = time.Now()
 			return false
 		}
+		sent[i] = time.Now()
 		_, err := conns[i].Write(tail)
 		released[i] = time.Now()
 		if err != nil {
@@ -161,7 +166,7 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	done.Wait()
 	for i := range answered {
 		if !answered[i].IsZero() {
-			b.elapsed[i] = answered[i].Sub(released[i])
+			b.elapsed[i] = answered[i].Sub(sent[i])
 		}
 	}
 	b.spread = racetest.SpreadOf(released)

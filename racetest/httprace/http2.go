@@ -43,6 +43,7 @@ type h2Peer struct {
 // leaves in one packet (one TLS record under TLS). One goroutine owns the
 // connection and its Framer throughout.
 func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) {
+	opened := time.Now()
 	c, err := dialH2(ctx, p, r.target)
 	if err != nil {
 		return burst{}, nil, err
@@ -53,6 +54,9 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 	fr.MaxHeaderListSize = 1 << 20
 	peer, err := h2Handshake(c, fr)
 	if err != nil {
+		if stop := stoppedAnswering(ctx, p, "the HTTP/2 handshake with "+r.target.addr, opened, err); stop != nil {
+			return burst{}, nil, stop
+		}
 		return burst{}, nil, fmt.Errorf("%w: HTTP/2 handshake with %s: %v", racetest.ErrNoConnection, r.target.addr, err)
 	}
 	if err := peer.admits(p.N, len(r.body)); err != nil {
@@ -88,7 +92,9 @@ func burstH2(ctx context.Context, p *Probe, r request) (burst, []string, error) 
 		}
 		return b, warn, nil
 	}
-	readH2Responses(c, fr, &b, end)
+	// Times are taken from the start of the release write, so that a
+	// preemption between the write and the clock cannot shorten them.
+	readH2Responses(c, fr, &b, start)
 	return b, warn, nil
 }
 
@@ -327,7 +333,7 @@ func writeData(fr *http2.Framer, id uint32, data []byte, end bool, maxFrame uint
 }
 
 // readH2Responses reads frames until every stream ended, failed or the
-// connection's deadline passed. released is when the release write ended.
+// connection's deadline passed. released is when the release write began.
 func readH2Responses(c net.Conn, fr *http2.Framer, b *burst, released time.Time) {
 	done := make([]bool, len(b.responses))
 	left := len(done)

@@ -63,6 +63,7 @@ func TestH2cSinglePacket(t *testing.T) {
 			defer srv.Close()
 			p := quick(srv.URL + "/claims")
 			p.Sync, p.Split, p.N = SyncH2, c.split, 4
+			p.Effect = rec.Counter()
 			res := run(t, p)
 			if res.Verdict.Status != c.want {
 				t.Fatalf("verdict %s (%s), want %s", res.Verdict.Status, res.Verdict.Sentence, c.want)
@@ -88,6 +89,7 @@ func TestH2OverTLSWithALPN(t *testing.T) {
 			p := quick(srv.URL + "/claims")
 			p.Insecure = true // httptest's self-signed certificate
 			p.Sync = SyncH2
+			p.Effect = rec.Counter()
 			res := run(t, p)
 			if res.Verdict.Status != c.want {
 				t.Fatalf("verdict %s (%s), want %s", res.Verdict.Status, res.Verdict.Sentence, c.want)
@@ -120,10 +122,12 @@ func TestH2RespectsMaxConcurrentStreams(t *testing.T) {
 }
 
 func TestH2LargeReleaseBlockWarns(t *testing.T) {
-	srv := h2cServer(&Gate{}, nil)
+	g := &Gate{}
+	srv := h2cServer(g, nil)
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.N, p.Rounds = SyncH2, 4, 2
+	p.Effect = g.Counter()
 	p.Body = racetest.Template(strings.Repeat("x", 600))
 	res := run(t, p)
 	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "more than one packet") {

@@ -1,9 +1,12 @@
 package httprace
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -100,6 +103,12 @@ type Probe struct {
 	// by) the round's random UUID instead of idemcheck-RUN-ROUND, for
 	// servers that insist on UUID keys and uuid columns that store them.
 	UUIDKeys bool
+	// SameKey sends one key in every round, on purpose: round 1 races it
+	// and every later round retries it after it finished (a win there ran
+	// the effect again). Without it, a request that would be the same in
+	// every round (no {{key}}, {{uuid}} or {{round}} anywhere, or a Build
+	// that ignores its key) is refused before anything is sent.
+	SameKey bool
 	// Build, when set, makes every request (the rounds', the
 	// calibration's, the conformance checks') from its round's values
 	// instead of rendering Method, URL, Header and Body: a Go caller
@@ -143,6 +152,9 @@ func (p *Probe) Defaults() {
 	if p.Classifier.Refuse == nil {
 		p.Classifier.Refuse = racetest.DefaultClassifier().Refuse
 	}
+	if p.Classifier.InFlight == nil {
+		p.Classifier.InFlight = racetest.DefaultClassifier().InFlight
+	}
 	if p.Marker.Name == "" {
 		p.Marker = racetest.DefaultReplayMarker()
 	}
@@ -175,7 +187,54 @@ func (p *Probe) Validate() error {
 	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
 		return err
 	}
+	identical, err := p.roundsIdentical()
+	if err != nil {
+		return err
+	}
+	if identical && !p.SameKey {
+		if p.Build != nil {
+			return fmt.Errorf("%w: the request builder makes the same request for every key, so only round 1 would race a fresh key "+
+				"and every later round would retry a finished one; put the key where the server reads it, or race one key on purpose (SameKey)", ErrIdenticalRounds)
+		}
+		return fmt.Errorf("%w: no {{key}}, {{uuid}} or {{round}} in the URL, the headers or the body, so only round 1 would race a fresh key "+
+			"and every later round would retry a finished one; put {{key}} where the server reads its key (for example -H 'Idempotency-Key: {{key}}'), "+
+			"or pass --same-key to race one key on purpose", ErrIdenticalRounds)
+	}
 	return nil
+}
+
+// ErrIdenticalRounds is Validate's error for a run whose rounds would all
+// send the same request without SameKey: a forgotten {{key}}.
+var ErrIdenticalRounds = errors.New("the requests of every round would be identical")
+
+// roundsIdentical reports whether two rounds' requests come out the same:
+// nothing in them varies with the round's values.
+func (p *Probe) roundsIdentical() (bool, error) {
+	if p.Build == nil {
+		for _, t := range append([]racetest.Template{p.URL, p.Body}, headerValues(p.Header)...) {
+			if t.Varies() {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	a, err := renderRequest(p, p.values("check", 1))
+	if err != nil {
+		return false, err
+	}
+	b, err := renderRequest(p, p.values("check", 2))
+	if err != nil {
+		return false, err
+	}
+	return a.method == b.method && a.target == b.target && bytes.Equal(a.body, b.body) && slices.Equal(a.header, b.header), nil
+}
+
+func headerValues(hs []Header) []racetest.Template {
+	var ts []racetest.Template
+	for _, h := range hs {
+		ts = append(ts, racetest.Template(h.Name), h.Value)
+	}
+	return ts
 }
 
 // Run probes the target for p.Rounds rounds, or until the deadline, and
@@ -189,7 +248,10 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
 
-	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window}
+	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window, SameKey: p.SameKey}
+	if p.Marker.Declared {
+		res.Marker = p.Marker.String()
+	}
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
@@ -219,16 +281,122 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.Effect != nil {
 		res.Oracle = p.Effect.Evidence()
 	}
-	if p.NoCalibrate {
-		res.Calibration = racetest.SkippedCalibration()
-	} else if res.Calibration, err = calibrate(ctx, &p, sync); err != nil {
-		return nil, err
+	identical, _ := p.roundsIdentical() // Validate built both already
+	switch {
+	case p.NoCalibrate:
+		res.Calibration = racetest.SkippedCalibration(p.Marker)
+	case p.SameKey && identical:
+		// The calibration needs a key of its own; here it would finish
+		// round 1's key before round 1 raced it.
+		res.Calibration = racetest.SkippedCalibration(p.Marker)
+		res.Calibration.Sentence = "not run: with --same-key and a request that is the same for every key, the calibration's request would be round 1's"
 	}
-	run := &httpRun{p: &p, sync: sync, cal: res.Calibration, oracle: res.Oracle}
+	run := &httpRun{p: &p, sync: sync, oracle: res.Oracle, counts: map[int]roundCount{}}
+	if res.Calibration == nil {
+		var rc roundCount
+		if res.Calibration, rc, err = calibrate(ctx, &p, sync); err != nil {
+			return nil, err
+		}
+		run.counts[calibrationIndex] = rc
+	}
+	run.cal = res.Calibration
 	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
 		return nil, err
 	}
+	if p.Effect != nil {
+		if err := run.recount(ctx, res); err != nil {
+			if res.Verdict.Status != racetest.Broken {
+				return nil, err
+			}
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+	}
 	return res, nil
+}
+
+// calibrationIndex keys the calibration's count in httpRun.counts.
+const calibrationIndex = 0
+
+// recount reads the oracle again for every round (and the calibration)
+// in which a request failed or timed out, once --timeout has passed since
+// the last of them ended: the probe gave up on such a request, but the
+// server may still have performed its effect after the count was read (a
+// late duplicate). So is every round with a request accepted for later (in
+// flight), whose work may land any time after its answer. A count that rose decides
+// its round, and the run is judged again. When the run's deadline comes
+// first, the counts read after --settle stand and a warning says so.
+func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
+	var pending []int
+	var last time.Time // when the last such round ended
+	for i, rc := range r.counts {
+		if rc.unknown || rc.inFlight {
+			pending = append(pending, i)
+			if rc.ended.After(last) {
+				last = rc.ended
+			}
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	slices.Sort(pending)
+	if !sleepCtx(ctx, time.Until(last.Add(r.p.Timeout))) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run's deadline passed before the rounds with a failed, timed-out or accepted request could be counted again; "+
+			"their counts were read --settle (%s) after they ended, and a late effect would have been missed", r.p.Settle))
+		return nil
+	}
+	rose := 0
+	for _, i := range pending {
+		rc := r.counts[i]
+		if i == calibrationIndex {
+			cal := res.Calibration
+			after, err := r.p.countEffects(ctx, cal.Values, "when the calibration was counted again")
+			if err != nil {
+				return err
+			}
+			if n := int(after - rc.before); cal.Effects != nil && n > *cal.Effects {
+				cal.SetEffects(n)
+				rose++
+			}
+			continue
+		}
+		round := res.Round(i)
+		if round == nil || round.Effects == nil {
+			continue
+		}
+		after, err := r.p.countEffects(ctx, round.Values, fmt.Sprintf("when round %d was counted again", i))
+		if err != nil {
+			return err
+		}
+		if r.p.SameKey {
+			// Every round counts one key: what the later rounds counted
+			// is theirs.
+			for k := range res.Rounds {
+				if later := &res.Rounds[k]; later.Index > i && later.Effects != nil {
+					after -= int64(*later.Effects)
+				}
+			}
+		}
+		if n := int(after - rc.before); n > *round.Effects {
+			was := *round.Effects
+			round.Effects = &n
+			round.Resolve(r.cal, r.oracle)
+			round.Evidence += fmt.Sprintf(" (%d when read --settle after the round: a request that failed, timed out or was accepted for later performed the effect later)", was)
+			rose++
+		}
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("%s a request that failed, timed out or was accepted for later; the oracle counted again --timeout (%s) after the last of them ended, and %d count(s) rose",
+		plural(len(pending), "round had", "rounds had"), r.p.Timeout, rose))
+	res.Verdict = racetest.Judge(res.Rounds, res.Calibration)
+	return nil
+}
+
+// plural picks the singular or plural phrase for n, with n before it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // httpRun is the HTTP probe's Prober: the settings, the protocol chosen
@@ -238,29 +406,55 @@ type httpRun struct {
 	sync   string
 	cal    *racetest.Calibration
 	oracle string
+	// counts are the oracle's readings of each round (by index), kept for
+	// the recount of rounds whose requests did not all answer.
+	counts map[int]roundCount
 }
 
 // Round fires one burst and resolves its successes on the evidence.
 func (r *httpRun) Round(ctx context.Context, i int) (racetest.Round, []string, error) {
-	round, warn, err := runRound(ctx, r.p, r.sync, i)
+	round, rc, warn, err := runRound(ctx, r.p, r.sync, i)
 	if err == nil {
 		round.Resolve(r.cal, r.oracle)
+		if r.counts == nil {
+			r.counts = map[int]roundCount{}
+		}
+		r.counts[i] = rc
 	}
 	return round, warn, err
 }
 
+// roundCount is what the oracle read around one round.
+type roundCount struct {
+	before int64
+	// unknown is set when a request of the round failed or timed out: it
+	// may have performed the effect after the count was read.
+	unknown bool
+	// inFlight is set when a request was accepted for later: its work may
+	// land after the count too.
+	inFlight bool
+	// ended is when the round's last request settled.
+	ended time.Time
+}
+
 // runRound renders the request, counts the effect around the burst and
-// classifies what came back.
-func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, []string, error) {
+// classifies what came back. With an oracle the count is read once every
+// request has settled (answered, failed or timed out) and --settle more
+// has passed, for effects that land after their answer.
+func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round, roundCount, []string, error) {
+	var rc roundCount
 	vals := p.values(p.RunID, i)
+	if p.SameKey {
+		vals = p.values(p.RunID, 1) // one key, hence one request, for every round
+	}
 	req, err := renderRequest(p, vals)
 	if err != nil {
-		return racetest.Round{}, nil, err
+		return racetest.Round{}, rc, nil, err
 	}
-	var before int64
+	phase := fmt.Sprintf("round %d", i)
 	if p.Effect != nil {
-		if before, err = p.Effect.Count(ctx, vals); err != nil {
-			return racetest.Round{}, nil, fmt.Errorf("%s before the round: %w", p.Effect.Evidence(), err)
+		if rc.before, err = p.countEffects(ctx, vals, "before "+phase); err != nil {
+			return racetest.Round{}, rc, nil, err
 		}
 	}
 	var b burst
@@ -271,9 +465,10 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		b, err = burstH1(ctx, p, req, i)
 	}
 	if err != nil {
-		return racetest.Round{}, warn, err
+		return racetest.Round{}, rc, warn, err
 	}
-	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released)}
+	rc.ended = time.Now()
+	round := racetest.Round{Index: i, Key: vals.Key, Values: vals, ReleaseSpread: b.spread, Start: firstOf(b.released), Retry: p.SameKey && i > 1}
 	for k, r := range b.responses {
 		replayed := p.Marker.Marks(r.Header)
 		kind, msg := p.Classifier.Classify(r, replayed)
@@ -282,19 +477,62 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		if k < len(b.released) && !b.released[k].IsZero() {
 			o.Released = b.released[k].Sub(round.Start)
 		}
+		rc.unknown = rc.unknown || kind == racetest.Error
+		rc.inFlight = rc.inFlight || kind == racetest.InFlight
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
+	// A round the run's deadline cut before any request got an answer is
+	// left out, and the run says it stopped early.
+	if runOver(ctx) && allFailed(b.responses) {
+		return racetest.Round{}, rc, warn, fmt.Errorf("%w: round %d was cut short", racetest.ErrDeadline, i)
+	}
 	if p.Effect != nil {
-		after, err := p.Effect.Count(ctx, vals)
+		sleepCtx(ctx, p.Settle)
+		after, err := p.countEffects(ctx, vals, "after "+phase)
 		if err != nil {
-			return racetest.Round{}, warn, fmt.Errorf("%s after the round: %w", p.Effect.Evidence(), err)
+			return racetest.Round{}, rc, warn, err
 		}
-		n := int(after - before)
+		n := int(after - rc.before)
 		round.Effects = &n
 	}
+	// A round in which no request got any answer says nothing about the
+	// gate, only that the target stopped answering; unless the oracle
+	// already counted two effects, which is the gate broken.
+	if stalled(b.responses) && !runOver(ctx) && (round.Effects == nil || *round.Effects <= 1) {
+		return racetest.Round{}, rc, warn, &racetest.StopError{Phase: phase, Elapsed: time.Since(round.Start),
+			Err: fmt.Errorf("no request got an answer within --timeout %s: the target stopped answering", p.Timeout)}
+	}
 	round.TooWide = p.Window > 0 && round.Spread() > p.Window
-	return round, warn, nil
+	return round, rc, warn, nil
+}
+
+// runOver reports whether the run's deadline has passed: what failed then
+// was cut short by --deadline, not left unanswered by the target.
+func runOver(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+}
+
+// allFailed reports whether no response came back at all.
+func allFailed(rs []racetest.Response) bool {
+	for _, r := range rs {
+		if r.Err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// stalled reports whether every response is a timeout before a single
+// byte of status: the target answered nothing at all.
+func stalled(rs []racetest.Response) bool {
+	for _, r := range rs {
+		if r.Err == nil || r.Status != 0 || !racetest.IsTimeout(r.Err) {
+			return false
+		}
+	}
+	return len(rs) > 0
 }
 
 // burst is what one synchronised release produced, indexed by request.

@@ -28,6 +28,7 @@ func TestReleaseMethods(t *testing.T) {
 				defer srv.Close()
 				p := quick(srv.URL)
 				p.Sync, p.Release, p.N, p.Rounds = SyncH1, method, 3, 5
+				p.Effect = c.gate.Counter()
 				res := run(t, p)
 				if res.Verdict.Status != c.want {
 					t.Fatalf("verdict %s (%s), want %s", res.Verdict.Status, res.Verdict.Sentence, c.want)
@@ -62,6 +63,7 @@ func TestWakeConnectionNeverCompletesARequest(t *testing.T) {
 	defer srv.Close()
 	p := quick(srv.URL)
 	p.Sync, p.Release, p.N, p.Rounds = SyncH1, ReleaseWake, 2, 4
+	p.Effect = g.Counter()
 	res := run(t, p)
 	if res.Verdict.Status != racetest.Holds {
 		t.Fatalf("verdict %s (%s), want holds", res.Verdict.Status, res.Verdict.Sentence)

@@ -2,6 +2,7 @@ package httprace
 
 import (
 	"context"
+	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
 )
@@ -19,11 +20,15 @@ import (
 // connection each, and reports a dead connection as the error it is.
 //
 // The error is for a target that cannot be reached at all; a failure
-// after the connection opened is the response's err.
-func sendOne(ctx context.Context, p *Probe, sync string, r request) (racetest.Response, error) {
+// after the connection opened is the response's err. The duration is how
+// long the response took from the request's release: with settle, the
+// head is written that long before the tail, as in a round, so that the
+// time is comparable with a round's (the calibration's); without it, the
+// request goes out in one go.
+func sendOne(ctx context.Context, p *Probe, sync string, r request, settle time.Duration) (racetest.Response, time.Duration, error) {
 	one := *p
 	one.N = 1
-	one.Settle = 0
+	one.Settle = settle
 	var b burst
 	var err error
 	if sync == SyncH2 {
@@ -32,7 +37,7 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request) (racetest.Re
 		b, err = burstH1(ctx, &one, r, 0)
 	}
 	if err != nil {
-		return racetest.Response{}, err
+		return racetest.Response{}, 0, err
 	}
-	return b.responses[0], nil
+	return b.responses[0], b.elapsed[0], nil
 }

@@ -111,7 +111,7 @@ func TestNothingIsResent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sendOne(context.Background(), &p, SyncH1, r); err != nil {
+		if _, _, err := sendOne(context.Background(), &p, SyncH1, r, 0); err != nil {
 			t.Fatal(err)
 		}
 		if n := k.count(key); n != 1 {

@@ -118,7 +118,7 @@ func TestPostgresClaim(t *testing.T) {
 		t.Run(c.table, func(t *testing.T) {
 			p := httpProbe(pgGate(t, dsn, c.table))
 			p.N = 4
-			eff, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM "+c.table+" WHERE key = $1")
+			eff, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM "+c.table+" WHERE key = $1", nil, 10*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func TestEffectCountOverridesClaims(t *testing.T) {
 	defer func() { srv.Close(); pool.Close() }()
 	p := httpProbe(srv.URL)
 	p.Rounds = 5
-	eff, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM claims_sound WHERE key = $1")
+	eff, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM claims_sound WHERE key = $1", nil, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestEffectCountOverridesClaims(t *testing.T) {
 
 func TestBadEffectSQLIsReportedBeforeTheRun(t *testing.T) {
 	dsn := testDB(t)
-	_, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM no_such_table WHERE key = $1")
+	_, err := NewEffect(context.Background(), dsn, "SELECT count(*) FROM no_such_table WHERE key = $1", nil, 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "no_such_table") {
 		t.Fatalf("err %v, want the missing relation named", err)
 	}

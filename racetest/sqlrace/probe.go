@@ -120,6 +120,11 @@ func (p *Probe) Validate() (Statement, error) {
 	if err != nil {
 		return Statement{}, err
 	}
+	if p.Isolation != "read-committed" && !p.Commit {
+		return Statement{}, fmt.Errorf("--isolation %s needs --commit: under REPEATABLE READ and SERIALIZABLE PostgreSQL decides "+
+			"between concurrent claims at COMMIT (a serialization failure, 40001), which the default rollback never reaches, "+
+			"so a sound claim would look broken; with --commit the winners' rows are kept (race a throwaway database, or keys of their own)", p.Isolation)
+	}
 	if p.Commit && !st.UsesKey() {
 		return Statement{}, fmt.Errorf("--commit keeps each round's rows, so the statement needs {{key}} or {{uuid}} " +
 			"to claim a fresh key each round; otherwise round 1's row refuses every later round")
@@ -518,9 +523,13 @@ func (r *sqlRun) claim(ctx context.Context, w *pgx.Conn, args []any) (res claimR
 	return res
 }
 
-// end finishes a worker's transaction. With --commit a failed COMMIT turns
-// a win into what the commit said: a DEFERRABLE INITIALLY DEFERRED unique
-// constraint refuses a duplicate only here (23505).
+// end finishes a worker's transaction. With --commit a win stands only
+// once its COMMIT succeeded: a COMMIT that failed (a DEFERRABLE INITIALLY
+// DEFERRED unique constraint refuses a duplicate only here, 23505;
+// REPEATABLE READ and SERIALIZABLE refuse with 40001), or that PostgreSQL
+// answered with ROLLBACK because a statement of the transaction had
+// already failed (the read-back of the winning rows raising 40001), is a
+// refusal by the database, never a win.
 func (r *sqlRun) end(ctx context.Context, w *pgx.Conn, res *claimResult) {
 	if !r.p.Commit || res.outcome.Kind != racetest.Win {
 		if _, err := w.Exec(ctx, "ROLLBACK"); err != nil && res.outcome.Kind != racetest.Error {
@@ -528,11 +537,32 @@ func (r *sqlRun) end(ctx context.Context, w *pgx.Conn, res *claimResult) {
 		}
 		return
 	}
-	if _, err := w.Exec(ctx, "COMMIT"); err != nil {
+	tag, err := w.Exec(ctx, "COMMIT")
+	var pgErr *pgconn.PgError
+	// The outcome changes; which request it was, and when it answered,
+	// do not.
+	defer func(request int, elapsed time.Duration) {
+		res.outcome.Request, res.outcome.Elapsed = request, elapsed
+	}(res.outcome.Request, res.outcome.Elapsed)
+	switch {
+	case errors.As(err, &pgErr):
+		res.outcome = racetest.Outcome{Kind: racetest.Refusal, Answer: pgErr.Code + " at commit", Err: r.describe(err)}
+	case err != nil:
+		// The connection failed: whether the row was kept is unknown.
 		o := r.errorOutcome(err)
 		o.Answer += " at commit"
 		res.outcome = o
+	case tag.String() == "ROLLBACK":
+		res.outcome = racetest.Outcome{Kind: racetest.Refusal, Answer: "rolled back at commit",
+			Err: "the transaction had failed before its COMMIT (" + orElse(res.diagnose, "a statement after the claim failed") + ")"}
 	}
+}
+
+func orElse(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }
 
 // errorOutcome classifies a failed claim by its SQLSTATE (docs/race.md).

@@ -1,7 +1,8 @@
 // A Node.js idempotency gate for the race probe's tests. Mode "racy" looks
 // the key up, yields to the event loop (as a database round trip would),
 // then claims it; mode "atomic" checks and claims in one synchronous step.
-// It prints the port it listens on, then serves until killed.
+// GET /effects?key=K answers the bare count of K's claims. It prints the
+// port it listens on, then serves until killed.
 const http = require('http');
 
 const mode = process.argv[2] || 'racy';
@@ -15,6 +16,11 @@ function claim(key) {
 }
 
 const server = http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url.startsWith('/effects?')) {
+    const key = new URL(req.url, 'http://gate').searchParams.get('key');
+    res.end(String(claims.get(key) || 0));
+    return;
+  }
   const key = req.headers['idempotency-key'];
   if (!key) {
     res.writeHead(400);

@@ -26,9 +26,11 @@ const (
 type Outcome struct {
 	// Verdict is a racetest.Status: holds, broken or inconclusive.
 	Verdict string
-	Message string
-	Report  string
-	Rounds  []Round
+	// Evidence is a racetest.EvidenceKind: what the verdict rests on.
+	Evidence string
+	Message  string
+	Report   string
+	Rounds   []Round
 }
 
 // Round mirrors idemtest.Round, field for field, so that it converts.
@@ -78,9 +80,12 @@ func CannotRun(t testing.TB, form Form, format string, args ...any) Outcome {
 func Finish(t testing.TB, res *racetest.Result, s *Settings, form Form) Outcome {
 	t.Helper()
 	res.Verdict.Cause = libraryCause(res.Verdict.Cause)
+	if res.Verdict.Assumption != "" {
+		res.Verdict.Assumption = libraryAssumptionOf(res.Verdict.Assumption)
+	}
 	var report strings.Builder
 	_ = racetest.WriteText(&report, res, false)
-	out := Outcome{Verdict: string(res.Verdict.Status), Message: Message(res), Report: report.String()}
+	out := Outcome{Verdict: string(res.Verdict.Status), Evidence: string(res.Verdict.Evidence), Message: Message(res), Report: report.String()}
 	for i := range res.Rounds {
 		out.Rounds = append(out.Rounds, round(&res.Rounds[i]))
 	}

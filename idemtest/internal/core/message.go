@@ -20,7 +20,26 @@ const (
 	settleAdvice = "Settle it with an effect counter that counts the effect per key " +
 		"(idemtest.CountEffects), or a replay marker the server sets on replays " +
 		"(idemtest.ReplayHeader; by default Idempotent-Replayed: true)."
+	effectFirstAdvice = "Usual cause: the effect runs before the claim, and the claim's refusal comes after it " +
+		"(a handler that charges, then inserts its key and answers 409 on the conflict). Only an effect counter " +
+		"can tell (idemtest.CountEffects)."
+	inFlightAdvice = "An answer that accepted the request for later (idemtest.InFlight, default 202) performed nothing yet; " +
+		"count the effect with idemtest.CountEffects."
+	// libraryAssumption is racetest.AssumptionResponses in the options'
+	// names, libraryInFlight racetest.AssumptionInFlight.
+	libraryAssumption = "a refusal did no work; an effect that runs before the claim is invisible to responses: " +
+		"add idemtest.CountEffects to prove it"
+	libraryInFlight = "a refusal did no work, nor will a request accepted for later (in flight); an effect that runs before the claim, " +
+		"or later, is invisible to responses: add idemtest.CountEffects to prove it"
 )
+
+// libraryAssumptionOf is the assumption of a verdict in the options' names.
+func libraryAssumptionOf(a string) string {
+	if a == racetest.AssumptionInFlight {
+		return libraryInFlight
+	}
+	return libraryAssumption
+}
 
 // libraryCause is the cause line of the report in the options' names.
 func libraryCause(cause string) string {
@@ -29,6 +48,10 @@ func libraryCause(cause string) string {
 		return inconclusiveAdvice
 	case racetest.CauseSettle:
 		return settleAdvice
+	case racetest.CauseEffectFirst:
+		return effectFirstAdvice
+	case racetest.CauseInFlight:
+		return inFlightAdvice
 	}
 	return cause
 }
@@ -41,16 +64,18 @@ func Message(res *racetest.Result) string {
 	v := res.Verdict
 	sql := isSQL(res)
 	switch {
+	case v.Status == racetest.Holds && v.Assumption != "":
+		return "idemtest: " + v.Sentence + "; assumed: " + v.Assumption
 	case v.Status == racetest.Holds:
 		return "idemtest: " + v.Sentence
 	case v.Status == racetest.Broken && res.Calibration.Broken():
-		return "idemtest: gate broken: " + v.Sentence + ": " + retryWords
+		return "idemtest: gate broken: " + libraryMarkerWords(v.Sentence) + ": " + retryWords
 	case v.Status == racetest.Broken:
 		r := res.Round(v.WorstRound)
 		if r == nil {
 			return "idemtest: gate broken: " + v.Sentence
 		}
-		if r.Wins() > 1 {
+		if r.Wins() > 1 || r.Retry {
 			return brokenMessage(res, r, sql)
 		}
 		who := "request"
@@ -60,8 +85,7 @@ func Message(res *racetest.Result) string {
 		return fmt.Sprintf("idemtest: no %s won in round %d: %s\n  round %d: every %s was refused (%s)",
 			who, r.Index, refusedWords, r.Index, who, roundEvidence(r))
 	}
-	sentence := strings.TrimPrefix(v.Sentence, "inconclusive: ")
-	return "idemtest: inconclusive: " + strings.TrimSuffix(sentence, ".") + ". " + libraryCause(v.Cause)
+	return "idemtest: inconclusive: " + strings.TrimSuffix(v.Sentence, ".") + ". " + libraryCause(v.Cause)
 }
 
 // brokenMessage is "gate broken in X of Y rounds (round R: ...): cause",
@@ -69,20 +93,28 @@ func Message(res *racetest.Result) string {
 func brokenMessage(res *racetest.Result, r *racetest.Round, sql bool) string {
 	broken := 0
 	for i := range res.Rounds {
-		if res.Rounds[i].Wins() > 1 {
+		if r := &res.Rounds[i]; r.Wins() > 1 || r.Retry && r.Wins() > 0 {
 			broken++
 		}
 	}
+	// "performed the effect" only when a count or a marker says so; by
+	// the responses alone it is what they showed.
 	var what string
 	switch {
 	case sql:
 		what = roundEvidence(r)
 	case r.Effects != nil:
 		what = fmt.Sprintf("%d requests performed the effect; effect count %d", r.Wins(), *r.Effects)
+	case res.Verdict.Evidence == racetest.EvidenceMarker:
+		what = fmt.Sprintf("%d requests performed the effect by the replay marker; %s", r.Wins(), roundEvidence(r))
 	default:
-		what = fmt.Sprintf("%d requests performed the effect; %s", r.Wins(), roundEvidence(r))
+		what = fmt.Sprintf("%d requests won by their responses; %s", r.Wins(), roundEvidence(r))
 	}
-	msg := fmt.Sprintf("idemtest: gate broken in %d of %d rounds (round %d: %s): %s", broken, len(res.Rounds), r.Index, what, brokenWords)
+	words := brokenWords
+	if r.Retry {
+		words = "a retry of the key round 1 had finished ran the effect again: " + retryWords
+	}
+	msg := fmt.Sprintf("idemtest: gate broken in %d of %d rounds (round %d: %s): %s", broken, len(res.Rounds), r.Index, what, words)
 	for _, d := range res.Diagnosis {
 		msg += "\n  diagnosis: " + d
 	}
@@ -107,3 +139,8 @@ func roundEvidence(r *racetest.Round) string {
 
 // isSQL tells a SQL race's result from an HTTP one's.
 func isSQL(res *racetest.Result) bool { return res.Method == "SQL" }
+
+// libraryMarkerWords names the option where a sentence names the flag.
+func libraryMarkerWords(s string) string {
+	return strings.ReplaceAll(s, "--replay-header", "idemtest.ReplayHeader")
+}

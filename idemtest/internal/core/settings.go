@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
@@ -26,8 +28,20 @@ type Settings struct {
 	Build func(key string) *http.Request
 	// Count is the effect counter (CountEffects).
 	Count func(ctx context.Context, key string) (int, error)
-	// Replay is the replay marker; the zero value means the default.
+	// Replay is the replay marker; the zero value means the default. Its
+	// Declared is set by ReplayHeader.
 	Replay racetest.ReplayMarker
+	// Win, Refuse and InFlight are the status classes; nil means the
+	// engine's default (2xx, 409 and 425, 202).
+	Win, Refuse, InFlight racetest.StatusSet
+	// SameKey sends one key in every round (idemtest.SameKey).
+	SameKey bool
+	// Isolation is a SQL claim's isolation level (idemsql.Isolation);
+	// empty means READ COMMITTED, rolled back.
+	Isolation string
+	// SQLOnly names the options given that only a SQL race uses, so that
+	// an HTTP race can say they do not apply.
+	SQLOnly []string
 	// SkipInconclusive turns an inconclusive run into a skip.
 	SkipInconclusive bool
 	// HTTPOnly names the options given that only an HTTP race uses, so
@@ -76,6 +90,34 @@ func (s *Settings) check() {
 		s.Problem("idemtest.KeyHeader(%q): not a header name", s.KeyHeader)
 	}
 }
+
+// Statuses is the status set of the option name (idemtest.Win) given
+// statuses; empty is allowed only when allowNone is set (InFlight).
+func (s *Settings) Statuses(name string, statuses []int, allowNone bool) racetest.StatusSet {
+	if len(statuses) == 0 {
+		if !allowNone {
+			s.Problem("%s(): give at least one status", name)
+		}
+		return racetest.StatusSet{}
+	}
+	parts := make([]string, len(statuses))
+	for i, st := range statuses {
+		if st < 100 || st > 599 {
+			s.Problem("%s(%d): not an HTTP status", name, st)
+			return nil
+		}
+		parts[i] = strconv.Itoa(st)
+	}
+	set, err := racetest.ParseStatusSet(strings.Join(parts, ","))
+	if err != nil {
+		s.Problem("%s: %v", name, err)
+	}
+	return set
+}
+
+// MarkSQLOnly notes that the option name was given, for an HTTP race to
+// refuse.
+func (s *Settings) MarkSQLOnly(name string) { s.SQLOnly = append(s.SQLOnly, name) }
 
 // MarkHTTPOnly notes that the option name was given, for a SQL race to
 // refuse.

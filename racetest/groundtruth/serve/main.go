@@ -43,10 +43,24 @@ func main() {
 			g := &groundtruth.Sound{Replay: groundtruth.Rerendered}
 			return g, g
 		},
+		"sound-accepted": func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.Sound{Replay: groundtruth.Accepted}
+			return g, g
+		},
+		"late-duplicate": func() (http.Handler, groundtruth.Effects) { g := &groundtruth.LateDuplicate{}; return g, g },
+		"resetting-duplicate": func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.LateDuplicate{Late: groundtruth.Resets}
+			return g, g
+		},
+		"silent-duplicate": func() (http.Handler, groundtruth.Effects) {
+			g := &groundtruth.LateDuplicate{Late: groundtruth.NeverAnswers}
+			return g, g
+		},
 		"in-flight-only": func() (http.Handler, groundtruth.Effects) { g := &groundtruth.InFlightOnly{}; return g, g },
 		"no-dedupe":      func() (http.Handler, groundtruth.Effects) { g := &groundtruth.NoDedupe{}; return g, g },
 	}
-	pg := map[string]string{"read-then-insert": groundtruth.CreateCharges, "on-conflict-nullable": groundtruth.CreateClaimsNullable, "on-conflict-nulls-not-distinct": groundtruth.CreateClaimsNND}
+	pg := map[string]string{"read-then-insert": groundtruth.CreateCharges, "on-conflict-nullable": groundtruth.CreateClaimsNullable, "on-conflict-nulls-not-distinct": groundtruth.CreateClaimsNND,
+		"effect-first": groundtruth.CreateEffectFirst, "one-transaction": groundtruth.CreateOneTransaction}
 	var names []string
 	for n := range mem {
 		names = append(names, n)
@@ -81,6 +95,12 @@ func main() {
 			h, eff = g, g
 		case "on-conflict-nullable":
 			g := groundtruth.NewOnConflictClaim(pool, "claims_nullable")
+			h, eff = g, g
+		case "effect-first":
+			g := groundtruth.NewEffectFirst(pool)
+			h, eff = g, g
+		case "one-transaction":
+			g := groundtruth.NewOneTransaction(pool)
 			h, eff = g, g
 		default:
 			g := groundtruth.NewOnConflictClaim(pool, "claims_nnd")
