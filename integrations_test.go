@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/idemcheck/idemcheck/internal/gittest"
+	"github.com/idemcheck/idemcheck/internal/testkit/gittest"
 )
 
 // These tests run each CI integration's own command lines, read out of

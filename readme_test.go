@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/gittest"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/gittest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // TestREADME runs the README's shell blocks and checks what they show, so

@@ -8,7 +8,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
-	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/internal/testkit/wanttest"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 

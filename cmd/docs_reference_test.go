@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 	"github.com/idemcheck/idemcheck/report"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // The README's GORM and Ent recipes, run on the small apps in

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/testtree"
+	"github.com/idemcheck/idemcheck/internal/testkit/testtree"
 )
 
 // The acceptance, as a user runs it: lint a framework schema, apply

@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/pgfake"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgfake"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // Every wait is bounded on the client: a server that completes the
 // handshake and then never answers ends the run within --timeout and a
 // second, exit 2, naming the phase and the time into the run. The fake is
-// internal/pgfake; the bound is the contract, not a speed figure.
+// internal/testkit/pgfake; the bound is the contract, not a speed figure.
 func TestInspectStalledServer(t *testing.T) {
 	for _, c := range []struct {
 		name    string

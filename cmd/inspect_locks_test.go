@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // lockBound is the most locks inspect's session may hold at once while

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/testtree"
+	"github.com/idemcheck/idemcheck/internal/testkit/testtree"
 )
 
 func TestLintClean(t *testing.T) {

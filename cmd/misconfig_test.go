@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/testtree"
+	"github.com/idemcheck/idemcheck/internal/testkit/testtree"
 )
 
 // A layout or path that yields no statements is an error with the reason:

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/testtree"
+	"github.com/idemcheck/idemcheck/internal/testkit/testtree"
 
-	"github.com/idemcheck/idemcheck/internal/gittest"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/gittest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // migrationTree writes a golang-migrate tree of n migrations under

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 	"github.com/jackc/pgx/v5"

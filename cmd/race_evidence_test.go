@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
-	"github.com/idemcheck/idemcheck/internal/truthcases"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/truthcases"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/goleak"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/truthcases"
+	"github.com/idemcheck/idemcheck/internal/testkit/truthcases"
 	"github.com/idemcheck/idemcheck/racetest"
 )
 

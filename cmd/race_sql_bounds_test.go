@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/pgfake"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgfake"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // A server that completes the handshake and then never answers ends race
 // sql within --timeout and a second, exit 2, naming what it was doing and
-// the time into the run (internal/pgfake; before, the run waited for
+// the time into the run (internal/testkit/pgfake; before, the run waited for
 // --deadline, and with a stall before the probe's own sessions, for ever).
 func TestRaceSQLStalledServer(t *testing.T) {
 	srv := pgfake.Stalling(t, 0)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
 )

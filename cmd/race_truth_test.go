@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/truthcases"
+	"github.com/idemcheck/idemcheck/internal/testkit/truthcases"
 	"github.com/idemcheck/idemcheck/racetest"
 )
 

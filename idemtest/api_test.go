@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
 // TestAPIIsReviewed guards the public contract: the documentation and

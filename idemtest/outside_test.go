@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // TestREADMEExampleInAnOutsideModule is the acceptance test of the library:

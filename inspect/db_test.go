@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 
 	"github.com/jackc/pgx/v5"
 )

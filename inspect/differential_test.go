@@ -13,7 +13,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
-	"github.com/idemcheck/idemcheck/internal/wanttest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/wanttest"
 	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/sqlparse"
 )

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/catalog"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 func openTest(t testing.TB, dsn string) *Session {

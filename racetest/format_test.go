@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
 // brokenResult is a fixed result: round 2 has two wins, round 3 had an

@@ -7,7 +7,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
 func TestGitHubGolden(t *testing.T) {

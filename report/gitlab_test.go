@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
 func TestGitLabGolden(t *testing.T) {

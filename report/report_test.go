@@ -12,7 +12,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
 // sampleDocument is a hand-made run with one of everything the formats

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/idemcheck/idemcheck/audit"
-	"github.com/idemcheck/idemcheck/internal/golden"
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
 // goldenRules stand in for the registry in the SARIF golden test: the rules

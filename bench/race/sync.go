@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/nginxtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/nginxtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/jackc/pgx/v5"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/idemtest"
 	"github.com/idemcheck/idemcheck/idemtest/idemsql"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver for database/sql
 	"go.uber.org/goleak"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/nginxtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/nginxtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/groundtruth"
 )

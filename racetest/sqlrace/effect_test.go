@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/jackc/pgx/v5"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/internal/pgsecret"
-	"github.com/idemcheck/idemcheck/internal/pgtest"
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"

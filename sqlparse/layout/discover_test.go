@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemcheck/idemcheck/internal/testtree"
+	"github.com/idemcheck/idemcheck/internal/testkit/testtree"
 
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )

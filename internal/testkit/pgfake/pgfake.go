@@ -8,7 +8,7 @@
 //
 // It is for the client's bounds (timeouts, deadlines, lost connections);
 // everything a test wants to learn about SQL is asked of the real server
-// (internal/pgtest).
+// (internal/testkit/pgtest).
 package pgfake
 
 import (
