@@ -29,6 +29,9 @@ type corpus struct {
 	Files       []string // the up files, in migration order
 	Bytes       int64
 	Largest     int64
+	// target is the most lint may take of the parse baseline's time;
+	// zero means maxLintToParse.
+	target float64
 }
 
 // generateDump writes corpus S: one pg_dump-style schema dump with the

@@ -9,6 +9,8 @@
 //
 //	go run ./bench
 //	go run ./bench -readme README.md   # and write the table into the README
+//	go run ./bench -corpus ~/lago/db/structure.sql -generated=false -instructions
+//	                                    # a real file or tree, wall time and callgrind's counts
 //
 // Corpora are generated deterministically under bench/out (git-ignored).
 // It needs the PostgreSQL server of IDEMCHECK_TEST_DSN and psql for the
@@ -25,11 +27,14 @@ import (
 )
 
 type options struct {
-	out        string
-	dsn        string
-	runs       int
-	skipServer bool
-	readme     string
+	out          string
+	dsn          string
+	runs         int
+	skipServer   bool
+	readme       string
+	corpora      corpusList
+	generated    bool
+	instructions bool
 }
 
 func main() {
@@ -39,7 +44,19 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 5, "runs of lint and of the parse baseline per corpus; the best of each is reported")
 	flag.BoolVar(&o.skipServer, "skip-server", false, "leave out the rows that need PostgreSQL")
 	flag.StringVar(&o.readme, "readme", "", "also write the table into this README, between its bench markers")
+	flag.Var(&o.corpora, "corpus", "also measure lint on this file or tree (repeatable); its target is lint ≤ 0.90x the parse")
+	flag.BoolVar(&o.generated, "generated", true, "measure the generated corpora S and L")
+	flag.BoolVar(&o.instructions, "instructions", false, "also count instructions of lint and the parse baseline under valgrind's callgrind")
+	once := flag.String("baseline-once", "", "(used by -instructions) read, split and parse this path once, then exit")
+	mode := flag.String("baseline-mode", modeParse, "(with -baseline-once) parse, or split only")
 	flag.Parse()
+	if *once != "" {
+		if err := runBaselineOnce(*once, *mode, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if err := run(o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -60,19 +77,37 @@ func run(o options, out, log io.Writer) error {
 		return fmt.Errorf("-runs must be at least 1")
 	}
 	dir := o.out
-	fmt.Fprintln(log, "generating corpora in", dir)
-	if err := os.RemoveAll(filepath.Join(dir, "S")); err != nil {
-		return err
+	var corpora []*corpus
+	if o.generated {
+		fmt.Fprintln(log, "generating corpora in", dir)
+		if err := os.RemoveAll(filepath.Join(dir, "S")); err != nil {
+			return err
+		}
+		if err := os.RemoveAll(filepath.Join(dir, "L")); err != nil {
+			return err
+		}
+		s, err := generateDump(dir)
+		if err != nil {
+			return err
+		}
+		l, err := generateMigrations(dir)
+		if err != nil {
+			return err
+		}
+		corpora = append(corpora, s, l)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "L")); err != nil {
-		return err
+	for _, p := range o.corpora {
+		c, err := realCorpus(p)
+		if err != nil {
+			return err
+		}
+		c.target = maxLintToParseReal
+		corpora = append(corpora, c)
 	}
-	s, err := generateDump(dir)
-	if err != nil {
-		return err
+	if len(corpora) == 0 {
+		return fmt.Errorf("nothing to measure: -generated=false and no -corpus")
 	}
-	l, err := generateMigrations(dir)
-	if err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	bin, err := buildIdemcheck(dir)
@@ -80,16 +115,21 @@ func run(o options, out, log io.Writer) error {
 		return err
 	}
 	var results []*lintResult
-	for _, c := range []*corpus{s, l} {
+	for _, c := range corpora {
 		r, err := measureCorpus(c, bin, o, log)
 		if err != nil {
 			return err
+		}
+		if o.instructions {
+			if r.ir, err = measureInstructions(c, bin, log); err != nil {
+				return err
+			}
 		}
 		results = append(results, r)
 	}
 	var ins *inspectResult
 	var pr *proveResult
-	if !o.skipServer {
+	if !o.skipServer && o.generated {
 		var holes string
 		if holes, err = generateHoles(dir); err != nil {
 			return err

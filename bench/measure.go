@@ -26,6 +26,7 @@ type lintResult struct {
 	parse      time.Duration // best time of one goroutine running pg_query.Parse on every statement
 	psql       time.Duration // psql replaying the corpus into a scratch database
 	psqlErrors int
+	ir         *instructionCounts // with -instructions
 }
 
 // buildIdemcheck builds the command once, so that lint is measured as the
