@@ -18,6 +18,14 @@ import (
 // hyphens, spaces and camelCase humps: idempotencyKeyTtlMs is idempotency,
 // key, ttl, ms.
 func nameWords(name string) []string {
+	if ascii(name) {
+		return asciiNameWords(name)
+	}
+	return runeNameWords(name)
+}
+
+// runeNameWords is nameWords for any name.
+func runeNameWords(name string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -43,6 +51,62 @@ func nameWords(name string) []string {
 	}
 	flush()
 	return words
+}
+
+// asciiNameWords is nameWords for a name of ASCII letters alone, as almost
+// every identifier is: the same words, cut from the name without a copy
+// and lowered only when they hold a capital.
+func asciiNameWords(name string) []string {
+	var words []string
+	start := -1 // the current word's start, -1 when there is none
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, lowerASCII(name[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == ' ' || c == '.':
+			flush(i)
+			continue
+		case isUpperASCII(c) && start >= 0:
+			prev := name[i-1]
+			nextLower := i+1 < len(name) && isLowerASCII(name[i+1])
+			if isLowerASCII(prev) || isDigitASCII(prev) || (isUpperASCII(prev) && nextLower) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(name))
+	return words
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
+
+// lowerASCII lowers an ASCII word, copying it only when it holds a capital.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if isUpperASCII(w[i]) {
+			return strings.ToLower(w)
+		}
+	}
+	return w
 }
 
 // hasPurposeWord reports whether a word of the name starts with a stem of

@@ -37,3 +37,15 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+// The ASCII path cuts the same words as the general one.
+func TestNameWordsASCIIPath(t *testing.T) {
+	for _, name := range []string{
+		"idempotencyKeyTtlMs", "HTTPRequestID", "v1_idempotency_key", "__a__", "a-b c.d", "ABC", "aB", "Ab",
+		"x9Y", "requestIDs", "UUID_v4", "_", "", "a", "A", "already_lower", "eventType2Name", "XMLHttpRequest",
+	} {
+		if got, want := asciiNameWords(name), runeNameWords(name); !slices.Equal(got, want) {
+			t.Errorf("asciiNameWords(%q) = %q, runeNameWords says %q", name, got, want)
+		}
+	}
+}

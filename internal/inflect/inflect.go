@@ -13,9 +13,16 @@ package inflect
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/jinzhu/inflection"
 )
+
+// The library tries its rules, each a regular expression, in turn on every
+// call; the rules ask for the same few hundred names (a schema's tables and
+// their columns' stems) many times over, so each answer is kept (the key is a copy, so that it holds
+// no statement's text).
+var plurals, singulars sync.Map // word -> its form
 
 // corrections are the words where the library parts from ActiveSupport
 // 6.1, as suffix rules applied before it: its irregular "zombie" is
@@ -36,7 +43,12 @@ func Plural(s string) string {
 	if s == "" {
 		return s
 	}
-	return inflection.Plural(s)
+	if p, ok := plurals.Load(s); ok {
+		return p.(string)
+	}
+	p := inflection.Plural(s)
+	plurals.Store(strings.Clone(s), p)
+	return p
 }
 
 // Singular is ActiveSupport's singularize: "people" is "person", "data" is
@@ -46,6 +58,15 @@ func Singular(s string) string {
 	if s == "" {
 		return s
 	}
+	if p, ok := singulars.Load(s); ok {
+		return p.(string)
+	}
+	p := singular(s)
+	singulars.Store(strings.Clone(s), p)
+	return p
+}
+
+func singular(s string) string {
 	lower := strings.ToLower(s)
 	for _, c := range corrections {
 		if strings.HasSuffix(lower, c.plural) {

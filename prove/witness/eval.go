@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/idemcheck/idemcheck/catalog"
 )
@@ -297,8 +298,8 @@ func compare(x *catalog.Compare, row env) val {
 		if l.kind != text || r.kind != text {
 			return unknownVal
 		}
-		re, err := regexp.Compile(r.s)
-		if err != nil {
+		re := compiled(r.s)
+		if re == nil {
 			return unknownVal
 		}
 		return boolVal(re.MatchString(l.s))
@@ -381,8 +382,25 @@ func like(s, pattern string, fold bool) bool {
 		}
 	}
 	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(s)
+	re := compiled(b.String())
+	return re != nil && re.MatchString(s)
+}
+
+// patterns keeps each pattern the search compiles: it evaluates the same
+// predicate over many candidate rows. A pattern that does not compile is
+// kept as nil.
+var patterns sync.Map // pattern -> *regexp.Regexp
+
+func compiled(pattern string) *regexp.Regexp {
+	if re, ok := patterns.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		re = nil
+	}
+	patterns.Store(strings.Clone(pattern), re)
+	return re
 }
 
 // nonStrict are the functions that may return non-NULL for a NULL
