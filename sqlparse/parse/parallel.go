@@ -330,7 +330,7 @@ func parseItem(it *loadItem, fullParse bool) {
 }
 
 // parseAhead is the parse phase as Load runs it: the prefilter first,
-// unless fullParse, then the parser.
+// unless fullParse, then quickParse's few shapes, then the parser.
 func parseAhead(st *scan.Statement, whole []scan.Range, fullParse bool) *Parsed {
 	if fullParse || inWhole(whole, st.Offset) {
 		return Parse(*st)
@@ -340,6 +340,9 @@ func parseAhead(st *scan.Statement, whole []scan.Range, fullParse bool) *Parsed 
 	}
 	if rv, ok := ownerOrDefaultTable(st.Text, scan.LeadingWords(st.Text, 3)); ok {
 		return &Parsed{Statement: *st, Skipped: true, Lookup: rv}
+	}
+	if stmts, ok := quickParse(st.Text); ok {
+		return &Parsed{Statement: *st, Stmts: stmts}
 	}
 	return Parse(*st)
 }

@@ -1,0 +1,116 @@
+package parse
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
+)
+
+// sameAsParser checks quickParse on text against the parser: when quickParse
+// takes the statement, the parser must take it too and give the same tree.
+// It reports whether quickParse took it.
+func sameAsParser(t *testing.T, where, text string) bool {
+	t.Helper()
+	quick, ok := quickParse(text)
+	if !ok {
+		return false
+	}
+	tree, err := pg.Parse(text)
+	if err != nil {
+		t.Errorf("%s: quickParse took %q, which the parser refuses: %v", where, text, err)
+		return true
+	}
+	if len(tree.Stmts) != len(quick) {
+		t.Errorf("%s: %q: %d statements, the parser gives %d", where, text, len(quick), len(tree.Stmts))
+		return true
+	}
+	for i := range quick {
+		if !proto.Equal(quick[i], tree.Stmts[i]) {
+			t.Errorf("%s: %q:\n quick  %v\n parser %v", where, text, quick[i], tree.Stmts[i])
+		}
+	}
+	return true
+}
+
+// Every statement of the repository's SQL fixtures (and of the trees in
+// IDEMCHECK_QUICKPARSE_TREES, a list of paths, when set): quickParse's tree
+// is the parser's wherever it takes one.
+func TestQuickParseFixtures(t *testing.T) {
+	roots := []string{filepath.Join("..", "..", "testdata")}
+	if extra := os.Getenv("IDEMCHECK_QUICKPARSE_TREES"); extra != "" {
+		roots = append(roots, filepath.SplitList(extra)...)
+	}
+	taken := 0
+	for _, root := range roots {
+		taken += quickParseTree(t, root)
+	}
+	if taken == 0 {
+		t.Error("quickParse took no statement of the fixtures")
+	}
+	t.Logf("quickParse took %d statements of the fixtures", taken)
+}
+
+func quickParseTree(t *testing.T, root string) int {
+	taken := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sql") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, st := range scan.Split(scan.Input{Path: path, Text: string(data)}).Statements {
+			if sameAsParser(t, path, st.Text) {
+				taken++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return taken
+}
+
+// Generated forms, those quickParse takes and near misses it must leave to
+// the parser (or take exactly as the parser does).
+func TestQuickParseForms(t *testing.T) {
+	names := []string{"t", "public.t", "db.public.t", "Public.T", "a_b$1", "index", "cascade", "if", "only",
+		"select", "user", `"Quoted"`, "t.", ".t", "a.b.c.d", "x" + strings.Repeat("y", 70), "a. b", "tä", "t1", "_t"}
+	tails := []string{"", " CASCADE", " restrict", " cascade restrict", "\n\tCASCADE  \n", " , u", " -- c", "/* c */", " ;"}
+	var stmts []string
+	for _, n := range names {
+		for _, tail := range tails {
+			for _, kind := range []string{"TABLE", "INDEX", "view", "Sequence", "TYPE", "MATERIALIZED VIEW", "INDEX CONCURRENTLY"} {
+				for _, ifx := range []string{"", "IF EXISTS ", "if  exists\n", "IF "} {
+					stmts = append(stmts, "DROP "+kind+" "+ifx+n+tail)
+				}
+			}
+			for _, ifx := range []string{"", "IF EXISTS ", "IF EXISTS ONLY ", "ONLY ", "ONLY IF EXISTS "} {
+				for _, cmd := range []string{"DROP CONSTRAINT c", "DROP CONSTRAINT IF EXISTS c", "drop constraint " + n,
+					"ALTER COLUMN c DROP DEFAULT", "ALTER c DROP DEFAULT", "ALTER COLUMN " + n + " DROP DEFAULT",
+					"ALTER COLUMN c SET DEFAULT 1", "DROP COLUMN c", "DROP CONSTRAINT c, DROP CONSTRAINT d"} {
+					stmts = append(stmts, "ALTER TABLE "+ifx+n+" "+cmd+tail)
+				}
+			}
+		}
+	}
+	taken := 0
+	for _, s := range stmts {
+		if sameAsParser(t, "generated", s) {
+			taken++
+		}
+	}
+	if taken < 500 {
+		t.Errorf("quickParse took %d of %d generated statements", taken, len(stmts))
+	}
+	t.Logf("quickParse took %d of %d generated statements", taken, len(stmts))
+}
