@@ -35,6 +35,7 @@ type options struct {
 	corpora      corpusList
 	generated    bool
 	instructions bool
+	bin          string
 }
 
 func main() {
@@ -47,6 +48,7 @@ func main() {
 	flag.Var(&o.corpora, "corpus", "also measure lint on this file or tree (repeatable); its target is lint ≤ 0.90x the parse")
 	flag.BoolVar(&o.generated, "generated", true, "measure the generated corpora S and L")
 	flag.BoolVar(&o.instructions, "instructions", false, "also count instructions of lint and the parse baseline under valgrind's callgrind")
+	flag.StringVar(&o.bin, "bin", "", "measure this idemcheck binary instead of building one from the working tree")
 	once := flag.String("baseline-once", "", "(used by -instructions) read, split and parse this path once, then exit")
 	mode := flag.String("baseline-mode", modeParse, "(with -baseline-once) parse, or split only")
 	flag.Parse()
@@ -110,9 +112,12 @@ func run(o options, out, log io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	bin, err := buildIdemcheck(dir)
-	if err != nil {
-		return err
+	bin := o.bin
+	var err error
+	if bin == "" {
+		if bin, err = buildIdemcheck(dir); err != nil {
+			return err
+		}
 	}
 	var results []*lintResult
 	for _, c := range corpora {
