@@ -328,6 +328,14 @@ func runnableSQL(n *pg.Node) string {
 }
 
 func deparseExpr(n *pg.Node) string {
+	if s, ok := quickDeparse(n); ok {
+		return s
+	}
+	return deparserText(n)
+}
+
+// deparserText is the deparser's text for an expression, or "?".
+func deparserText(n *pg.Node) string {
 	tree := &pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: &pg.SelectStmt{
 		TargetList:  []*pg.Node{{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Val: n}}}},
 		Op:          pg.SetOperation_SETOP_NONE,
