@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -156,11 +155,8 @@ func lintOptionsFrom(args []string, layout string, f *auditFlags, s *Streams) (*
 // printed, and the exit status is then 2 (ExitUsage); otherwise it is 1 when
 // a finding reaches --fail-on.
 func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
-	// Most of what lint allocates is parse trees and file text that die
-	// within a statement; the catalog that survives is small. Collecting
-	// more often keeps the peak near the live heap instead of twice it,
-	// for a few percent of CPU (measured by go run ./bench on corpus L).
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
+	// The collector's settings follow the live heap (gcpolicy.go).
+	defer lintGC()()
 	start := time.Now()
 	cat := catalog.New()
 	replayer := sqlparse.NewReplayer(cat)
