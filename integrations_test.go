@@ -350,7 +350,8 @@ func TestGitHubActionShallowCheckout(t *testing.T) {
 func TestREADMEWorkflowMatchesTheAction(t *testing.T) {
 	var action actionFile
 	readYAML(t, "action.yml", &action)
-	for _, block := range readmeBlocks(t) {
+	found := false
+	for _, block := range ciBlocks(t) {
 		if block.info != "yaml" || !strings.Contains(block.text, "uses: idemcheck/idemcheck@") {
 			continue
 		}
@@ -360,8 +361,9 @@ func TestREADMEWorkflowMatchesTheAction(t *testing.T) {
 			} `yaml:"jobs"`
 		}
 		if err := yaml.Unmarshal([]byte(block.text), &wf); err != nil {
-			t.Fatalf("README.md:%d: %v", block.line, err)
+			t.Fatalf("%s:%d: %v", block.file, block.line, err)
 		}
+		found = true
 		for _, job := range wf.Jobs {
 			depth := ""
 			for _, step := range job.Steps {
@@ -370,19 +372,20 @@ func TestREADMEWorkflowMatchesTheAction(t *testing.T) {
 				}
 				if strings.HasPrefix(step.Uses, "idemcheck/idemcheck@") {
 					if depth != "0" {
-						t.Errorf("README.md:%d: checkout fetch-depth %q before the action, want 0 (--new-from-rev needs the base)", block.line, depth)
+						t.Errorf("%s:%d: checkout fetch-depth %q before the action, want 0 (--new-from-rev needs the base)", block.file, block.line, depth)
 					}
 					for k := range step.With {
 						if _, ok := action.Inputs[k]; !ok {
-							t.Errorf("README.md:%d: with: %s is not an input of action.yml", block.line, k)
+							t.Errorf("%s:%d: with: %s is not an input of action.yml", block.file, block.line, k)
 						}
 					}
 				}
 			}
 		}
-		return
 	}
-	t.Fatal("README.md has no workflow that uses idemcheck/idemcheck")
+	if !found {
+		t.Fatal("neither README.md nor docs/ci.md has a workflow that uses idemcheck/idemcheck")
+	}
 }
 
 // --- GitLab CI and Docker snippets in the README ---
@@ -403,20 +406,20 @@ type gitlabJob struct {
 func readmeGitLabJobs(t *testing.T) map[string]gitlabJob {
 	t.Helper()
 	jobs := map[string]gitlabJob{}
-	for _, block := range readmeBlocks(t) {
+	for _, block := range ciBlocks(t) {
 		if block.info != "yaml" || !strings.Contains(block.text, "CI_MERGE_REQUEST_DIFF_BASE_SHA") {
 			continue
 		}
 		var doc map[string]gitlabJob
 		if err := yaml.Unmarshal([]byte(block.text), &doc); err != nil {
-			t.Fatalf("README.md:%d: %v", block.line, err)
+			t.Fatalf("%s:%d: %v", block.file, block.line, err)
 		}
 		for name, job := range doc {
-			jobs[name+" (README.md:"+strconv.Itoa(block.line)+")"] = job
+			jobs[name+" ("+block.file+":"+strconv.Itoa(block.line)+")"] = job
 		}
 	}
 	if len(jobs) < 2 {
-		t.Fatalf("README.md has %d GitLab jobs on the merge request base, want the go install one and the image one", len(jobs))
+		t.Fatalf("README.md and docs/ci.md have %d GitLab jobs on the merge request base, want the go install one and the image one", len(jobs))
 	}
 	return jobs
 }
@@ -481,18 +484,18 @@ func TestREADMEDockerRunStep(t *testing.T) {
 	const image = " idemcheck:local "
 	var step string
 	var line int
-	for _, block := range readmeBlocks(t) {
+	for _, block := range ciBlocks(t) {
 		if block.info != "yaml" || !strings.Contains(block.text, "docker run") {
 			continue
 		}
 		var steps []actionStep
 		if err := yaml.Unmarshal([]byte(block.text), &steps); err != nil {
-			t.Fatalf("README.md:%d: %v", block.line, err)
+			t.Fatalf("%s:%d: %v", block.file, block.line, err)
 		}
 		step, line = strings.TrimSpace(steps[0].Run), block.line
 	}
 	if !strings.HasPrefix(step, "docker run ") || !strings.Contains(step, image) {
-		t.Fatalf("README.md has no `docker run ...%s...` step: %q", image, step)
+		t.Fatalf("docs/ci.md has no `docker run ...%s...` step: %q", image, step)
 	}
 	_, stages := readDockerfile(t)
 	workdir := ""
@@ -503,7 +506,7 @@ func TestREADMEDockerRunStep(t *testing.T) {
 	}
 	prefix, args, _ := strings.Cut(step, image)
 	if !strings.Contains(prefix, `-v "$PWD:`+workdir+`"`) {
-		t.Errorf("README.md:%d: %q does not mount the work tree at the image's WORKDIR %s", line, prefix, workdir)
+		t.Errorf("docs/ci.md:%d: %q does not mount the work tree at the image's WORKDIR %s", line, prefix, workdir)
 	}
 	repo, base := pullRequest(t)
 	a := &actionRun{t: t, github: map[string]string{"event.pull_request.base.sha": base}}

@@ -20,6 +20,9 @@ const (
 	// srcRoot is the uriBaseId every path is relative to: the repository
 	// root.
 	srcRoot = "SRCROOT"
+	// rulesPage holds the rule table whose anchors (#rule-ID) helpUri
+	// points at.
+	rulesPage = informationURI + "/blob/main/docs/rules.md"
 	// fingerprintKey names idemcheck's own partial fingerprint: the rule and
 	// the object, so a finding keeps its identity when lines move.
 	fingerprintKey = "idemcheck/v1"
@@ -233,7 +236,7 @@ func sarifRuleFor(r *audit.Rule) sarifRule {
 		ShortDescription:     sarifMessage{Text: sentence(r.Title)},
 		FullDescription:      sarifMessage{Text: sentence(strings.Join(strings.Fields(r.Doc), " "))},
 		Help:                 sarifMessage{Text: RuleHelpText(r), Markdown: RuleHelpMarkdown(r)},
-		HelpURI:              informationURI + "#rule-" + r.ID,
+		HelpURI:              rulesPage + "#rule-" + r.ID,
 		DefaultConfiguration: sarifConfiguration{Level: sarifLevel(r.Severity)},
 		Properties:           sarifRuleProperties{Needs: r.Needs.String(), Tags: []string{"idempotency", "postgresql"}},
 	}

@@ -10,7 +10,7 @@ import (
 // Def is one migration layout: everything idemcheck knows of one migration
 // tool's files, in one value in one file (goose.go, flyway.go, ...).
 // Discovery, the up-part cutter, lint --fix-sql (package fixsql), the
-// --layout values and the README's layout table all read the registry, so
+// --layout values and the layout table of docs/layouts.md all read the registry, so
 // adding a layout means adding its file, its line in registry, and its
 // fixtures under testdata/layouts.
 type Def struct {
@@ -136,7 +136,7 @@ func ParseLayout(s string) (Layout, error) {
 	return "", fmt.Errorf("unknown layout %q: use one of %s", s, strings.Join(names, ", "))
 }
 
-// Table is the README's table of layouts, in Markdown.
+// Table is the table of layouts of docs/layouts.md, in Markdown.
 func Table() string {
 	var b strings.Builder
 	b.WriteString("| layout | files | up part | order |\n|---|---|---|---|\n")
