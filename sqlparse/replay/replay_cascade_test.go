@@ -221,4 +221,3 @@ func replayedCatalog(cat *catalog.Catalog) map[string][]string {
 	}
 	return out
 }
-
