@@ -27,7 +27,7 @@ func (r *Replayer) rename(rs *pg.RenameStmt) {
 }
 
 func (r *Replayer) renameTable(rs *pg.RenameStmt) {
-	t := r.cat.ResolveTable(rs.Relation.Schemaname, rs.Relation.Relname)
+	t := r.resolveTable(rs.Relation.Schemaname, rs.Relation.Relname)
 	if t == nil {
 		// ALTER TABLE also renames an index.
 		if _, ix := r.findIndex(rs.Relation.Schemaname, rs.Relation.Relname); ix != nil {
@@ -153,6 +153,9 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 
 func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
 	t := r.cat.ResolveTable(schema, name)
+	if t == nil && !missingOk {
+		t = r.runnerTable(schema, name)
+	}
 	if t == nil {
 		if !missingOk {
 			r.note("42P01", "table %q does not exist", displayName(schema, name))
