@@ -30,13 +30,13 @@ func (r *reader) foreignKeys() {
 			refs, _ := rel.arg("references", -1)
 			var from, to []string
 			optional := false
-			for _, it := range fields.items {
+			for _, it := range fields.refs() {
 				from = append(from, it.text)
 				if sf := m.fields[it.text]; sf != nil && sf.optional {
 					optional = true
 				}
 			}
-			for _, it := range refs.items {
+			for _, it := range refs.refs() {
 				to = append(to, it.text)
 			}
 			at := fb.lines.Pos(f.off)
