@@ -8,7 +8,7 @@
 // bare catalog query.
 //
 //	go run ./bench
-//	go run ./bench -readme README.md   # and write the table into the README
+//	go run ./bench -readme docs/performance.md   # and write the table into that page
 //	go run ./bench -corpus ~/lago/db/structure.sql -generated=false -instructions
 //	                                    # a real file or tree, wall time and callgrind's counts
 //
@@ -44,7 +44,7 @@ func main() {
 	flag.StringVar(&o.dsn, "dsn", defaultDSN(), "PostgreSQL server for the psql replay and inspect rows (IDEMCHECK_TEST_DSN)")
 	flag.IntVar(&o.runs, "runs", 5, "runs of lint and of the parse baseline per corpus; the best of each is reported")
 	flag.BoolVar(&o.skipServer, "skip-server", false, "leave out the rows that need PostgreSQL")
-	flag.StringVar(&o.readme, "readme", "", "also write the table into this README, between its bench markers")
+	flag.StringVar(&o.readme, "readme", "", "also write the table into this page (docs/performance.md), between its bench markers")
 	flag.Var(&o.corpora, "corpus", "also measure lint on this file or tree (repeatable); its target is lint ≤ 0.90x the parse")
 	flag.BoolVar(&o.generated, "generated", true, "measure the generated corpora S and L")
 	flag.BoolVar(&o.instructions, "instructions", false, "also count instructions of lint and the parse baseline under valgrind's callgrind")

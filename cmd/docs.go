@@ -18,7 +18,7 @@ func init() { register(newDocsCmd) }
 func newDocsCmd(s *Streams) *cobra.Command {
 	docs := &cobra.Command{
 		Use:    "docs",
-		Short:  "Generate documentation: man pages, the README rule table",
+		Short:  "Generate documentation: man pages, the rule table of docs/rules.md",
 		Hidden: true,
 	}
 	docs.AddCommand(&cobra.Command{
@@ -31,7 +31,7 @@ func newDocsCmd(s *Streams) *cobra.Command {
 	})
 	docs.AddCommand(&cobra.Command{
 		Use:   "rules-table",
-		Short: "Print the README's rule table (Markdown) from the rule docs",
+		Short: "Print the rule table of docs/rules.md (Markdown) from the rule docs",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			_, err := fmt.Fprint(s.Out, report.RulesTable(audit.Rules))

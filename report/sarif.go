@@ -20,6 +20,9 @@ const (
 	// srcRoot is the uriBaseId every path is relative to: the repository
 	// root.
 	srcRoot = "SRCROOT"
+	// rulesPage holds the rule table whose anchors (#rule-ID) helpUri
+	// points at.
+	rulesPage = informationURI + "/blob/main/docs/rules.md"
 	// fingerprintKey names idemcheck's own partial fingerprint: the rule and
 	// the object, so a finding keeps its identity when lines move.
 	fingerprintKey = "idemcheck/v1"
@@ -80,6 +83,12 @@ type sarifMessage struct {
 type sarifInvocation struct {
 	ExecutionSuccessful        bool                `json:"executionSuccessful"`
 	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	// Properties holds the database inspect read; absent for lint.
+	Properties *sarifInvocationProps `json:"properties,omitempty"`
+}
+
+type sarifInvocationProps struct {
+	Database *jsonDatabase `json:"database"`
 }
 
 type sarifNotification struct {
@@ -212,7 +221,11 @@ func SARIF(w io.Writer, doc *Document, opts Options) error {
 		}
 		run.Results = append(run.Results, s.result(f, idx))
 	}
-	run.Invocations = []sarifInvocation{s.invocation(doc.Diagnostics)}
+	inv := s.invocation(doc.Diagnostics)
+	if doc.Database != nil {
+		inv.Properties = &sarifInvocationProps{Database: databaseJSON(doc.Database)}
+	}
+	run.Invocations = []sarifInvocation{inv}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -233,7 +246,7 @@ func sarifRuleFor(r *audit.Rule) sarifRule {
 		ShortDescription:     sarifMessage{Text: sentence(r.Title)},
 		FullDescription:      sarifMessage{Text: sentence(strings.Join(strings.Fields(r.Doc), " "))},
 		Help:                 sarifMessage{Text: RuleHelpText(r), Markdown: RuleHelpMarkdown(r)},
-		HelpURI:              informationURI + "#rule-" + r.ID,
+		HelpURI:              rulesPage + "#rule-" + r.ID,
 		DefaultConfiguration: sarifConfiguration{Level: sarifLevel(r.Severity)},
 		Properties:           sarifRuleProperties{Needs: r.Needs.String(), Tags: []string{"idempotency", "postgresql"}},
 	}
