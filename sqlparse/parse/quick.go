@@ -35,10 +35,13 @@ var quickDropKinds = map[string]pg.ObjectType{
 //	DROP {TABLE | INDEX | VIEW | SEQUENCE} [IF EXISTS] name [CASCADE | RESTRICT]
 //	ALTER TABLE [IF EXISTS] [ONLY] name DROP CONSTRAINT [IF EXISTS] name [CASCADE | RESTRICT]
 //	ALTER TABLE [IF EXISTS] [ONLY] name ALTER [COLUMN] name DROP DEFAULT
+//	ALTER TABLE [IF EXISTS] [ONLY] name ADD CONSTRAINT name {PRIMARY KEY | UNIQUE} (column, ...)
+//	CREATE [UNIQUE] INDEX name ON [ONLY] name [USING method] (column, ...)
 //
 // with plain lower-case-able ASCII names of one to three parts (the
-// relation) or one (the constraint, the column), words apart by white
-// space alone; ok is false for anything else.
+// relation) or one (the constraint, the column, the index; a column may be
+// a plain quoted name too), words apart by white space alone; ok is false
+// for anything else.
 func quickParse(text string) ([]*pg.RawStmt, bool) {
 	l := quickLexer{text: text}
 	var node *pg.Node
@@ -47,6 +50,8 @@ func quickParse(text string) ([]*pg.RawStmt, bool) {
 		node = l.drop()
 	case "alter":
 		node = l.alterTable()
+	case "create":
+		node = l.createIndex()
 	}
 	if node == nil || !l.end() {
 		return nil, false
@@ -203,14 +208,7 @@ func (l *quickLexer) alterTable() *pg.Node {
 	if !ok {
 		return nil
 	}
-	rel := &pg.RangeVar{Inh: inh, Relpersistence: "p", Location: int32(loc)}
-	rel.Relname = parts[len(parts)-1]
-	if len(parts) > 1 {
-		rel.Schemaname = parts[len(parts)-2]
-	}
-	if len(parts) > 2 {
-		rel.Catalogname = parts[0]
-	}
+	rel := rangeVar(parts, loc, inh)
 	var cmd *pg.AlterTableCmd
 	switch l.word() {
 	case "drop":
@@ -224,6 +222,36 @@ func (l *quickLexer) alterTable() *pg.Node {
 		}
 		cmd.Name = name[0]
 		cmd.Behavior = l.behavior()
+	case "add":
+		at := l.at
+		if l.word() != "constraint" {
+			return nil
+		}
+		name, _, ok := l.name(1)
+		if !ok {
+			return nil
+		}
+		c := &pg.Constraint{Conname: name[0], Location: int32(at)}
+		switch l.word() {
+		case "primary":
+			if l.word() != "key" {
+				return nil
+			}
+			c.Contype = pg.ConstrType_CONSTR_PRIMARY
+		case "unique":
+			c.Contype = pg.ConstrType_CONSTR_UNIQUE
+		default:
+			return nil
+		}
+		cols, ok := l.columns()
+		if !ok {
+			return nil
+		}
+		for _, col := range cols {
+			c.Keys = append(c.Keys, pg.MakeStrNode(col))
+		}
+		cmd = &pg.AlterTableCmd{Subtype: pg.AlterTableType_AT_AddConstraint, Behavior: pg.DropBehavior_DROP_RESTRICT,
+			Def: &pg.Node{Node: &pg.Node_Constraint{Constraint: c}}}
 	case "alter":
 		l.keyword("column")
 		name, _, ok := l.name(1)
@@ -240,4 +268,114 @@ func (l *quickLexer) alterTable() *pg.Node {
 		Objtype:   pg.ObjectType_OBJECT_TABLE,
 		MissingOk: missingOk,
 	}}}
+}
+
+// columns reads a parenthesised list of column names, each a plain word
+// or a quoted name without quotes inside, and what white space follows.
+func (l *quickLexer) columns() ([]string, bool) {
+	if l.bad || l.at >= len(l.text) || l.text[l.at] != '(' {
+		return nil, false
+	}
+	l.at++
+	var cols []string
+	for {
+		l.space()
+		var col string
+		if l.at < len(l.text) && l.text[l.at] == '"' {
+			end := strings.IndexByte(l.text[l.at+1:], '"')
+			if end <= 0 || end >= 64 {
+				return nil, false
+			}
+			col = l.text[l.at+1 : l.at+1+end]
+			for i := 0; i < len(col); i++ {
+				if col[i] < 0x20 || col[i] >= 0x7f {
+					return nil, false
+				}
+			}
+			l.at += end + 2
+			if l.at < len(l.text) && l.text[l.at] == '"' {
+				return nil, false // a doubled quote
+			}
+		} else {
+			start := l.at
+			for l.at < len(l.text) && quickWordByte(l.text[l.at], l.at > start) {
+				l.at++
+			}
+			col = strings.ToLower(l.text[start:l.at])
+			if col == "" || len(col) >= 64 || scan.IsReservedWord(col) {
+				return nil, false
+			}
+		}
+		cols = append(cols, col)
+		l.space()
+		if l.at >= len(l.text) {
+			return nil, false
+		}
+		switch l.text[l.at] {
+		case ',':
+			l.at++
+			continue
+		case ')':
+			l.at++
+			l.space()
+			return cols, true
+		}
+		return nil, false
+	}
+}
+
+// createIndex reads CREATE [UNIQUE] INDEX after CREATE.
+func (l *quickLexer) createIndex() *pg.Node {
+	st := &pg.IndexStmt{AccessMethod: "btree"}
+	w := l.word()
+	if w == "unique" {
+		st.Unique = true
+		w = l.word()
+	}
+	if w != "index" {
+		return nil
+	}
+	name, _, ok := l.name(1)
+	if !ok || name[0] == "on" {
+		return nil
+	}
+	st.Idxname = name[0]
+	if l.word() != "on" {
+		return nil
+	}
+	inh := !l.keyword("only")
+	parts, loc, ok := l.name(3)
+	if !ok {
+		return nil
+	}
+	st.Relation = rangeVar(parts, loc, inh)
+	if l.keyword("using") {
+		m, _, ok := l.name(1)
+		if !ok {
+			return nil
+		}
+		st.AccessMethod = m[0]
+	}
+	cols, ok := l.columns()
+	if !ok {
+		return nil
+	}
+	for _, c := range cols {
+		st.IndexParams = append(st.IndexParams, &pg.Node{Node: &pg.Node_IndexElem{IndexElem: &pg.IndexElem{
+			Name: c, Ordering: pg.SortByDir_SORTBY_DEFAULT, NullsOrdering: pg.SortByNulls_SORTBY_NULLS_DEFAULT}}})
+	}
+	return &pg.Node{Node: &pg.Node_IndexStmt{IndexStmt: st}}
+}
+
+// rangeVar is the relation of a name of one to three parts.
+func rangeVar(parts []string, loc int, inh bool) *pg.RangeVar {
+	rel := &pg.RangeVar{Inh: inh, Relpersistence: "p", Location: int32(loc)}
+	rel.Relname = parts[len(parts)-1]
+	if len(parts) > 1 {
+		rel.Schemaname = parts[len(parts)-2]
+	}
+	if len(parts) > 2 {
+		rel.Catalogname = parts[0]
+	}
+	return rel
 }

@@ -103,6 +103,24 @@ func TestQuickParseForms(t *testing.T) {
 			}
 		}
 	}
+	cols := []string{"(a)", "(a, b)", "(a,b)", "( a )", `("timestamp")`, `("Mixed Case", x)`, `("a""b")`, `("")`, "(select)",
+		"(a DESC)", "(lower(a))", "(a) WHERE a > 0", "(a) INCLUDE (b)", "()", "(a", "(a,)", "(index)", "(a) ", `("ä")`}
+	for _, n := range names {
+		for _, c := range cols {
+			for _, head := range []string{"CREATE INDEX i ON ", "CREATE UNIQUE INDEX i ON ", "create index Ix ON ONLY ",
+				"CREATE INDEX ON ", "CREATE INDEX CONCURRENTLY i ON ", "CREATE INDEX IF NOT EXISTS i ON ", "CREATE INDEX i ON ONLY "} {
+				for _, using := range []string{" ", " USING btree ", " USING gin ", " USING ", "USING btree"} {
+					stmts = append(stmts, head+n+using+c)
+				}
+			}
+			for _, head := range []string{"ALTER TABLE ONLY ", "ALTER TABLE ", "ALTER TABLE IF EXISTS "} {
+				for _, con := range []string{" ADD CONSTRAINT c PRIMARY KEY ", " ADD CONSTRAINT c UNIQUE ", " add constraint " + n + " unique ",
+					" ADD PRIMARY KEY ", " ADD CONSTRAINT c UNIQUE NULLS NOT DISTINCT ", " ADD CONSTRAINT c PRIMARY KEY"} {
+					stmts = append(stmts, head+n+con+c)
+				}
+			}
+		}
+	}
 	taken := 0
 	for _, s := range stmts {
 		if sameAsParser(t, "generated", s) {
