@@ -36,6 +36,8 @@ var quickDropKinds = map[string]pg.ObjectType{
 //	ALTER TABLE [IF EXISTS] [ONLY] name DROP CONSTRAINT [IF EXISTS] name [CASCADE | RESTRICT]
 //	ALTER TABLE [IF EXISTS] [ONLY] name ALTER [COLUMN] name DROP DEFAULT
 //	ALTER TABLE [IF EXISTS] [ONLY] name ADD CONSTRAINT name {PRIMARY KEY | UNIQUE} (column, ...)
+//	ALTER TABLE [IF EXISTS] [ONLY] name ADD CONSTRAINT name FOREIGN KEY (column, ...)
+//	    REFERENCES name [(column, ...)] [ON {DELETE | UPDATE} action ...] [NOT VALID]
 //	CREATE [UNIQUE] INDEX name ON [ONLY] name [USING method] (column, ...)
 //
 // with plain lower-case-able ASCII names of one to three parts (the
@@ -92,7 +94,7 @@ func (l *quickLexer) word() string {
 		l.at++
 	}
 	end := l.at
-	if end == start || end < len(l.text) && l.text[end] != '.' && !l.space() {
+	if end == start || end < len(l.text) && l.text[end] != '.' && l.text[end] != '(' && !l.space() {
 		l.bad = true
 		return ""
 	}
@@ -240,15 +242,19 @@ func (l *quickLexer) alterTable() *pg.Node {
 			c.Contype = pg.ConstrType_CONSTR_PRIMARY
 		case "unique":
 			c.Contype = pg.ConstrType_CONSTR_UNIQUE
+		case "foreign":
+			if l.word() != "key" || !l.foreignKey(c) {
+				return nil
+			}
 		default:
 			return nil
 		}
-		cols, ok := l.columns()
-		if !ok {
-			return nil
-		}
-		for _, col := range cols {
-			c.Keys = append(c.Keys, pg.MakeStrNode(col))
+		if c.Contype != pg.ConstrType_CONSTR_FOREIGN {
+			cols, ok := l.columns()
+			if !ok {
+				return nil
+			}
+			c.Keys = strNodes(cols)
 		}
 		cmd = &pg.AlterTableCmd{Subtype: pg.AlterTableType_AT_AddConstraint, Behavior: pg.DropBehavior_DROP_RESTRICT,
 			Def: &pg.Node{Node: &pg.Node_Constraint{Constraint: c}}}
@@ -378,4 +384,87 @@ func rangeVar(parts []string, loc int, inh bool) *pg.RangeVar {
 		rel.Catalogname = parts[0]
 	}
 	return rel
+}
+
+func strNodes(list []string) []*pg.Node {
+	out := make([]*pg.Node, len(list))
+	for i, s := range list {
+		out[i] = pg.MakeStrNode(s)
+	}
+	return out
+}
+
+// fkActions are the actions of ON DELETE and ON UPDATE as the parse tree
+// writes them.
+var fkActions = map[string]string{"cascade": "c", "restrict": "r"}
+
+// foreignKey reads (columns) REFERENCES name [(columns)] [ON DELETE
+// action] [ON UPDATE action] [NOT VALID] after FOREIGN KEY, the actions
+// CASCADE, RESTRICT, NO ACTION, SET NULL and SET DEFAULT without column
+// lists.
+func (l *quickLexer) foreignKey(c *pg.Constraint) bool {
+	c.Contype = pg.ConstrType_CONSTR_FOREIGN
+	cols, ok := l.columns()
+	if !ok || l.word() != "references" {
+		return false
+	}
+	c.FkAttrs = strNodes(cols)
+	parts, loc, ok := l.name(3)
+	if !ok {
+		return false
+	}
+	c.Pktable = rangeVar(parts, loc, true)
+	if l.at < len(l.text) && l.text[l.at] == '(' {
+		pk, ok := l.columns()
+		if !ok {
+			return false
+		}
+		c.PkAttrs = strNodes(pk)
+	}
+	c.FkMatchtype, c.FkUpdAction, c.FkDelAction = "s", "a", "a"
+	seen := map[string]bool{}
+	for l.keyword("on") {
+		which := l.word()
+		if (which != "delete" && which != "update") || seen[which] {
+			return false
+		}
+		seen[which] = true
+		var action string
+		switch w := l.word(); w {
+		case "no":
+			if l.word() != "action" {
+				return false
+			}
+			action = "a"
+		case "set":
+			switch l.word() {
+			case "null":
+				action = "n"
+			case "default":
+				action = "d"
+			default:
+				return false
+			}
+		default:
+			if action = fkActions[w]; action == "" {
+				return false
+			}
+		}
+		if l.at < len(l.text) && l.text[l.at] == '(' {
+			return false // SET NULL (columns)
+		}
+		if which == "delete" {
+			c.FkDelAction = action
+		} else {
+			c.FkUpdAction = action
+		}
+	}
+	c.InitiallyValid = true
+	if l.keyword("not") {
+		if l.word() != "valid" {
+			return false
+		}
+		c.SkipValidation, c.InitiallyValid = true, false
+	}
+	return !l.bad
 }

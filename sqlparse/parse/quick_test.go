@@ -118,6 +118,13 @@ func TestQuickParseForms(t *testing.T) {
 					" ADD PRIMARY KEY ", " ADD CONSTRAINT c UNIQUE NULLS NOT DISTINCT ", " ADD CONSTRAINT c PRIMARY KEY"} {
 					stmts = append(stmts, head+n+con+c)
 				}
+				for _, ref := range []string{"REFERENCES public.p(id)", "REFERENCES p (id)", "REFERENCES p", "REFERENCES " + n + c,
+					"REFERENCES p(id) ON DELETE CASCADE", "REFERENCES p(id) ON DELETE SET NULL", "REFERENCES p(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+					"REFERENCES p(id) ON DELETE NO ACTION", "REFERENCES p(id) ON DELETE SET DEFAULT", "REFERENCES p(id) NOT VALID",
+					"REFERENCES p(id) ON DELETE CASCADE ON DELETE CASCADE", "REFERENCES p(id) ON DELETE SET NULL (a)", "REFERENCES p(id) DEFERRABLE",
+					"REFERENCES p(id) MATCH FULL", "REFERENCES p(id) ON DELETE", "REFERENCES p(id) NOT", "REFERENCES p(id) ON DELETE CASCADE NOT VALID"} {
+					stmts = append(stmts, head+n+" ADD CONSTRAINT fk FOREIGN KEY "+c+" "+ref)
+				}
 			}
 		}
 	}
