@@ -98,7 +98,13 @@ func (l *quickLexer) word() string {
 		l.bad = true
 		return ""
 	}
-	return strings.ToLower(l.text[start:end])
+	return lowerCopy(l.text[start:end])
+}
+
+// lowerCopy lowers a word into a string of its own: a name kept in the
+// catalog must not hold the whole file's text alive, as a substring would.
+func lowerCopy(w string) string {
+	return strings.Clone(strings.ToLower(w))
 }
 
 // peek is the next word without reading it.
@@ -292,7 +298,7 @@ func (l *quickLexer) columns() ([]string, bool) {
 			if end <= 0 || end >= 64 {
 				return nil, false
 			}
-			col = l.text[l.at+1 : l.at+1+end]
+			col = strings.Clone(l.text[l.at+1 : l.at+1+end])
 			for i := 0; i < len(col); i++ {
 				if col[i] < 0x20 || col[i] >= 0x7f {
 					return nil, false
@@ -307,7 +313,7 @@ func (l *quickLexer) columns() ([]string, bool) {
 			for l.at < len(l.text) && quickWordByte(l.text[l.at], l.at > start) {
 				l.at++
 			}
-			col = strings.ToLower(l.text[start:l.at])
+			col = lowerCopy(l.text[start:l.at])
 			if col == "" || len(col) >= 64 || scan.IsReservedWord(col) {
 				return nil, false
 			}

@@ -5,7 +5,7 @@ import "strings"
 // segmentBytes is how much of a large file is split before its statements
 // go to the parser: a schema dump of several megabytes would otherwise keep
 // every parser goroutine waiting until the whole file is split.
-const segmentBytes = 256 << 10
+const segmentBytes = 64 << 10
 
 // SplitStreaming is Split delivered in segments, in order, as each is cut:
 // the statements, comments and diagnostics of all segments together are
