@@ -18,6 +18,8 @@ type schemaFiles struct {
 	replayed []*frameworks.Source
 	inputs   []report.Input
 	diags    []sqlparse.Diagnostic
+	// status is what became of each schema file, for the input account.
+	status map[string]placed
 }
 
 // findSchemaFiles takes the schema files out of lint's paths, leaving what
@@ -32,6 +34,7 @@ func findSchemaFiles(paths []string) ([]string, *schemaFiles) {
 // migrations get the framework's fixes); any other is replayed into cat
 // through apply like a migration.
 func (s *schemaFiles) load(cat *catalog.Catalog, trees []sqlparse.Tree, apply func(sqlparse.Statement) []sqlparse.Diagnostic) {
+	s.status = map[string]placed{}
 	for _, f := range s.found {
 		src, err := frameworks.Read(f.Paths...)
 		if err != nil {
@@ -55,7 +58,13 @@ func (s *schemaFiles) load(cat *catalog.Catalog, trees []sqlparse.Tree, apply fu
 			}
 			s.diags = append(s.diags, src.Diagnostics...)
 			s.diags = append(s.diags, frameworks.CrossCheck(cat, src)...)
+			for _, p := range f.Paths {
+				s.status[p] = placed{skip: "compared with the SQL migrations beside it (" + beside[0].Root + "), which are the tree replayed"}
+			}
 			continue
+		}
+		for i, p := range f.Paths {
+			s.status[p] = placed{tree: src.Path, order: i + 1}
 		}
 		s.replayed = append(s.replayed, src)
 		s.diags = append(s.diags, src.Replay(apply)...)

@@ -43,6 +43,9 @@ type Document struct {
 	// Proving is what --prove did; nil without it. The verdicts are on
 	// the findings (Finding.Proof).
 	Proving *Proving
+	// Account is what became of every schema-like file under lint's
+	// paths (account.go); nil for inspect.
+	Account *Account
 }
 
 // Proving is what --prove did in one run, beside the verdicts each finding

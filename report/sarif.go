@@ -38,7 +38,9 @@ type sarifRun struct {
 	Invocations        []sarifInvocation          `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifactID `json:"originalUriBaseIds,omitempty"`
 	Results            []sarifResult              `json:"results"`
-	ColumnKind         string                     `json:"columnKind"`
+	// Artifacts are the input account's files (account.go).
+	Artifacts  []sarifArtifact `json:"artifacts,omitempty"`
+	ColumnKind string          `json:"columnKind"`
 }
 
 type sarifTool struct {
@@ -213,6 +215,12 @@ func SARIF(w io.Writer, doc *Document, opts Options) error {
 		run.Results = append(run.Results, s.result(f, idx))
 	}
 	run.Invocations = []sarifInvocation{s.invocation(doc.Diagnostics)}
+	if doc.Account != nil {
+		inv := &run.Invocations[0]
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarifNotification{Level: "note", Message: sarifMessage{Text: sentence(accountNotice(doc.Account))}})
+		run.Artifacts = s.accountArtifacts(doc.Account)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
