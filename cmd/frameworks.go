@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"path/filepath"
+
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/frameworks"
@@ -18,8 +20,10 @@ type schemaFiles struct {
 	replayed []*frameworks.Source
 	inputs   []report.Input
 	diags    []sqlparse.Diagnostic
-	// status is what became of each schema file, for the input account.
+	// status is what became of each schema file, for the input account;
+	// groups holds, for each, the files of the schema it was read with.
 	status map[string]placed
+	groups map[string][]string
 }
 
 // findSchemaFiles takes the schema files out of lint's paths, leaving what
@@ -35,7 +39,11 @@ func findSchemaFiles(paths []string) ([]string, *schemaFiles) {
 // through apply like a migration.
 func (s *schemaFiles) load(cat *catalog.Catalog, trees []sqlparse.Tree, apply func(sqlparse.Statement) []sqlparse.Diagnostic) {
 	s.status = map[string]placed{}
+	s.groups = map[string][]string{}
 	for _, f := range s.found {
+		for _, p := range f.Paths {
+			s.groups[filepath.Clean(p)] = f.Paths
+		}
 		src, err := frameworks.Read(f.Paths...)
 		if err != nil {
 			s.diags = append(s.diags, sqlparse.Diagnostic{Level: sqlparse.Error, Message: err.Error()})

@@ -228,6 +228,9 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		if err := describeInputs(s.Err, res.Doc.Inputs); err != nil {
 			return err
 		}
+		if err := describeUnread(s.Err, res.Doc.Account); err != nil {
+			return err
+		}
 	}
 	if err := writeReport(s.Out, res, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
 		return err

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -79,6 +80,21 @@ func buildAccount(paths []string, src accountSources, allowPartial bool) (*repor
 				fixtures[c.Fixture]++
 			}
 			ap.Files = append(ap.Files, f)
+		}
+		// A schema file named alone may have been read with the rest of
+		// its schema (a multi-file Prisma schema).
+		if _, ok := schema[filepath.Clean(p)]; ok && src.schemas != nil {
+			for _, other := range src.schemas.groups[filepath.Clean(p)] {
+				if key := filepath.Clean(other); !seen[key] {
+					seen[key] = true
+					o := schema[key]
+					f := report.AccountFile{Path: other, Status: report.Replayed, Tree: o.tree, Order: o.order}
+					if o.tree == "" {
+						f = report.AccountFile{Path: other, Status: report.Skipped, Kind: "compared", Reason: o.skip}
+					}
+					ap.Files = append(ap.Files, f)
+				}
+			}
 		}
 		// Files a tree replayed that the census does not list (a
 		// changelog's own changesets, a tree deeper than it looks).
@@ -236,4 +252,23 @@ func partialMessage(ap report.AccountPath, c report.AccountCounts, accepted bool
 	}
 	return head + "; to read them, " + way + ", or accept a partial read with --allow-partial (allow-partial: true in " +
 		".idemcheck.yaml)"
+}
+
+// describeUnread is what -v says on stderr about the files the account
+// lists as not read, one a line with the reason.
+func describeUnread(w io.Writer, a *report.Account) error {
+	if a == nil {
+		return nil
+	}
+	for _, p := range a.Paths {
+		for _, f := range p.Files {
+			if f.Status != report.Unread {
+				continue
+			}
+			if _, err := fmt.Fprintf(w, "not read: %s (%s)\n", f.Path, f.Reason); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

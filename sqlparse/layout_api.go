@@ -68,3 +68,7 @@ func Detect(dir string) Layout { return layout.Detect(dir) }
 
 // TreeDepth is how far below a given directory a tree is looked for.
 const TreeDepth = layout.TreeDepth
+
+// FixtureDir reports a test-fixture, example or template folder name; see
+// layout.FixtureDir.
+func FixtureDir(name string) bool { return layout.FixtureDir(name) }

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -234,6 +235,10 @@ var ddlStatement = regexp.MustCompile(`(?i)\b(create|alter|drop)\s+(or\s+replace
 // not schema. A file that cannot be read counts as schema: it is then
 // named as not read, never quietly dropped.
 func HasDDL(p string) bool {
+	// A named pipe or a device would block or never end: not looked in.
+	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+		return true
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return true
@@ -259,4 +264,61 @@ func stripSQLComments(data []byte) []byte {
 		b.Write(line)
 	}
 	return b.Bytes()
+}
+
+// foundInstead names, for a directory in which no tree was found, the SQL
+// files it holds all the same and why none made a tree: "; found 2 SQL
+// files, none replayed: a.sql.sqlite (for sqlite), ...". "" when it holds
+// none.
+func foundInstead(p string) string {
+	var named []string
+	n := 0
+	for _, c := range Census(p) {
+		if c.Kind != "sql" {
+			continue
+		}
+		n++
+		if len(named) == 5 {
+			continue
+		}
+		why := ""
+		switch {
+		case !PostgresDialect(c.Dialect):
+			why = "for " + c.Dialect
+		case c.Fixture != "":
+			why = "in a test-fixture folder"
+		case c.Definitions != "":
+			why = "a Rails schema's definition"
+		case c.Depth > maxTreeDepth:
+			why = fmt.Sprintf("%d folders down", c.Depth)
+		case downKind(filepath.Base(c.Path)) != "":
+			why = downKind(filepath.Base(c.Path))
+		case !HasDDL(c.Path):
+			why = "no CREATE, ALTER or DROP: queries"
+		default:
+			continue
+		}
+		named = append(named, fmt.Sprintf("%s (%s)", c.Path, why))
+	}
+	if n == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("; it holds %s, none of them replayed", countFiles(n, "SQL file", "SQL files"))
+	if len(named) > 0 {
+		s += ": " + strings.Join(named, ", ")
+		if n > len(named) {
+			s += fmt.Sprintf(" and %d more", n-len(named))
+		}
+	}
+	return s
+}
+
+// anyDDL reports whether some file of a tree changes a schema.
+func anyDDL(files []File) bool {
+	for _, f := range files {
+		if f.disk == "" || HasDDL(f.disk) {
+			return true
+		}
+	}
+	return false
 }

@@ -102,7 +102,7 @@ func DiscoverPath(p string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
 	trees, diags := findTrees(p, p, opts.Layout, 0, visited, root)
 	if len(trees) == 0 && len(diags) == 0 {
 		diags = append(diags, scan.Diagnostic{Level: scan.Error,
-			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down); pass a migration directory or a .sql file", p, maxTreeDepth)})
+			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down)%s; pass a migration directory or a .sql file", p, maxTreeDepth, foundInstead(p))})
 	}
 	return trees, diags
 }
@@ -212,17 +212,22 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		if len(tree.Files) > 0 || len(tree.Skipped) > 0 || len(diags) > 0 {
 			// A few loose files beside folders that hold more migrations
 			// are not the tree: the folders are (docs/layouts.md).
+			// A folder of queries (sqlc's) holds no schema: not a tree.
 			sub, n := "", 0
-			if byFiles && depth < maxTreeDepth {
+			if byFiles && layout == LayoutPlain && len(diags) == 0 && len(tree.Files) > 0 && !anyDDL(tree.Files) {
+				sub = "-"
+			} else if byFiles && depth < maxTreeDepth {
 				sub, n = biggerBelow(dir, sc, depth, len(tree.Files))
 			}
 			if sub == "" {
 				return []Tree{tree}, append(append(notes, why...), diags...)
 			}
-			notes = append(notes, scan.Diagnostic{Level: scan.Note, Message: fmt.Sprintf(
-				"%s: its own %s not read as a tree: %s below it holds %d; name %s to read them",
-				display, countFiles(len(tree.Files), ".sql file", ".sql files"), filepath.Join(display, sub), n,
-				filesOrDir(tree.Files))})
+			if sub != "-" {
+				notes = append(notes, scan.Diagnostic{Level: scan.Note, Message: fmt.Sprintf(
+					"%s: its own %s not read as a tree: %s below it holds %d; name %s to read %s",
+					display, countFiles(len(tree.Files), ".sql file", ".sql files"), filepath.Join(display, sub), n,
+					filesOrDir(tree.Files), itOrThem(len(tree.Files)))})
+			}
 		}
 	}
 	if depth >= maxTreeDepth {
@@ -460,14 +465,20 @@ func biggerBelow(dir string, sc dirScan, depth, own int) (string, int) {
 	return best, bestN
 }
 
-// countSQLBelow counts the PostgreSQL .sql files in dir and, levels
+// countSQLBelow counts the PostgreSQL .sql files that are not down
+// migrations in dir and, levels
 // folders further down, below it.
 func countSQLBelow(dir, root string, levels int) int {
 	sc, err := scanDir(dir, root)
 	if err != nil {
 		return 0
 	}
-	n := len(sc.sqlFiles)
+	n := 0
+	for _, f := range sc.sqlFiles {
+		if downKind(f) == "" {
+			n++
+		}
+	}
 	if levels <= 0 {
 		return n
 	}
@@ -485,6 +496,13 @@ func countFiles(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+func itOrThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // filesOrDir names the files of a tree for a note: the file itself when
