@@ -228,7 +228,7 @@ func RailsDefinitionDir(sc dirScan, sub string) bool {
 }
 
 // ddlStatement finds a statement that changes the schema.
-var ddlStatement = regexp.MustCompile(`(?i)\b(create|alter|drop)\s+(or\s+replace\s+)?(unique\s+index|index|table|type|schema|view|materialized|sequence|function|procedure|trigger|extension|domain|policy|rule|aggregate|operator|collation|publication|temp|temporary|unlogged|global|local|constraint|role|event)\b|\bcomment\s+on\b|\bchangeset\b`)
+var ddlStatement = regexp.MustCompile(`(?i)\b(create|alter|drop)\s+(or\s+replace\s+)?(unique\s+index|index|table|type|schema|view|materialized|sequence|function|procedure|trigger|extension|domain|policy|rule|aggregate|operator|collation|publication|temp|temporary|unlogged|global|local|constraint|role|event)\b|\bcomment\s+on\b`)
 
 // HasDDL reports whether the file at p holds a statement that changes a
 // schema (CREATE, ALTER, DROP, COMMENT ON); a file of queries (sqlc's) is
