@@ -305,3 +305,23 @@ func TestAccountParentFolder(t *testing.T) {
 		t.Errorf("testdata given directly: %d findings, want 6", len(direct.Findings))
 	}
 }
+
+// A file the configuration's globs leave out is skipped as excluded, not
+// counted as unread.
+func TestAccountExcludedByConfig(t *testing.T) {
+	dir, err := filepath.Abs(inputs + "loose-file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), ".idemcheck.yaml")
+	if err := os.WriteFile(cfg, []byte("exclude:\n  - \"**/000013_payments.up.sql\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := lintAccount(t, 0, "--config", cfg, dir)
+	if st, kind, _ := doc.status("000013_payments.up.sql"); st != "skipped" || kind != "excluded" {
+		t.Errorf("the excluded file is %q (%q)", st, kind)
+	}
+	if len(doc.Findings) != 0 || doc.Account.Replayed != 12 {
+		t.Errorf("%d findings, %d replayed", len(doc.Findings), doc.Account.Replayed)
+	}
+}
