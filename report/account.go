@@ -204,6 +204,9 @@ func (s sarifWriter) accountArtifacts(a *Account) []sarifArtifact {
 	var out []sarifArtifact
 	for _, p := range a.Paths {
 		for _, f := range p.Files {
+			if f.Path == "<stdin>" {
+				continue // no artifact to name
+			}
 			art := sarifArtifact{Location: s.artifact(f.Path), Properties: sarifArtifactProperties{
 				Status: string(f.Status), Tree: f.Tree, Order: f.Order, Kind: f.Kind, Reason: f.Reason}}
 			if f.Status == Replayed {
