@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testkit/testtree"
 )
 
 // The shapes of issue 24 in which lint once passed without reading the real
@@ -323,5 +325,26 @@ func TestAccountExcludedByConfig(t *testing.T) {
 	}
 	if len(doc.Findings) != 0 || doc.Account.Replayed != 12 {
 		t.Errorf("%d findings, %d replayed", len(doc.Findings), doc.Account.Replayed)
+	}
+}
+
+// A Rails structure.sql is the whole schema: folders beside it with more
+// files (another database's migrations, scenic views) do not win over it,
+// and the account names them with their reasons.
+func TestAccountDumpBesideOtherFolders(t *testing.T) {
+	files := map[string]string{"db/structure.sql": holeSQL}
+	for _, n := range []string{"01_events.sql", "02_logs.sql", "03_more.sql"} {
+		files["db/clickhouse_migrate/cloud/"+n] = "CREATE TABLE x (id UInt64) ENGINE = MergeTree ORDER BY id;\n"
+	}
+	files["db/views/a_v01.sql"] = "SELECT 1;\n"
+	files["db/views/b_v01.sql"] = "SELECT 2;\n"
+	dir := testtree.Write(t, files)
+	doc := lintAccount(t, 1, filepath.Join(dir, "db"))
+	a := doc.Account
+	if a.Replayed != 1 || a.SkippedByKind["other dialect"] != 3 || a.SkippedByKind["definitions"] != 2 || a.Unread != 0 || len(doc.Errors) != 0 {
+		t.Errorf("account %+v, errors %+v", a, doc.Errors)
+	}
+	if len(doc.Findings) == 0 {
+		t.Error("structure.sql's hole is not reported")
 	}
 }

@@ -31,8 +31,9 @@ type Candidate struct {
 	// "prisma" (.prisma) or "manifest" (sqitch.plan, a Liquibase
 	// changelog).
 	Kind string
-	// Dialect is the <dialect> of a .sql.<dialect> name, lower case; ""
-	// for .sql.
+	// Dialect is the <dialect> of a .sql.<dialect> name, lower case, or
+	// the other database a folder above it is named for (clickhouse/);
+	// "" for .sql.
 	Dialect string
 	// Fixture is the test-fixture or example folder the file sits in,
 	// below the path given (FixtureDir); "" when none.
@@ -66,8 +67,8 @@ func Census(p string) []Candidate {
 	}
 	var out []Candidate
 	visited := map[string]bool{}
-	var walk func(dir string, depth int, fixture, defs string)
-	walk = func(dir string, depth int, fixture, defs string) {
+	var walk func(dir string, depth int, fixture, defs, dialect string)
+	walk = func(dir string, depth int, fixture, defs, dialect string) {
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil || visited[real] {
 			return
@@ -91,6 +92,9 @@ func Census(p string) []Candidate {
 				continue
 			}
 			if k, d := candidateKind(n, filepath.Base(dir)); k != "" {
+				if d == "" && k == "sql" {
+					d = dialect
+				}
 				out = append(out, Candidate{Path: filepath.Join(dir, n), Kind: k, Dialect: d,
 					Fixture: fixture, Definitions: defs, Depth: depth})
 			}
@@ -102,17 +106,20 @@ func Census(p string) []Candidate {
 			if ignoredDir(s) {
 				continue
 			}
-			fx, df := fixture, defs
+			fx, df, dl := fixture, defs, dialect
+			if dl == "" {
+				dl = dialectDir(s)
+			}
 			if fx == "" && FixtureDir(s) {
 				fx = filepath.Join(dir, s)
 			}
 			if df == "" && RailsDefinitionDir(sc, s) {
 				df = dir
 			}
-			walk(filepath.Join(dir, s), depth+1, fx, df)
+			walk(filepath.Join(dir, s), depth+1, fx, df, dl)
 		}
 	}
-	walk(p, 0, "", "")
+	walk(p, 0, "", "", "")
 	return out
 }
 
@@ -190,6 +197,21 @@ func trimSQLSuffix(lower string) string {
 		lower = lower[:len(lower)-len(d)-1]
 	}
 	return strings.TrimSuffix(lower, ".sql")
+}
+
+// otherDatabases are the words that, in a folder's name below a given
+// path, say its SQL is another database's (db/clickhouse_migrate/).
+var otherDatabases = []string{"clickhouse", "mysql", "mariadb", "sqlite", "mssql", "sqlserver", "oracle", "cockroach", "snowflake", "bigquery", "duckdb"}
+
+// dialectDir is the database a folder's name says its SQL is for, or "".
+func dialectDir(name string) string {
+	lower := strings.ToLower(name)
+	for _, w := range otherDatabases {
+		if strings.Contains(lower, w) {
+			return w
+		}
+	}
+	return ""
 }
 
 // fixtureDirs are the folder names that hold a project's test data and

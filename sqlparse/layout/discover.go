@@ -216,7 +216,9 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 			sub, n := "", 0
 			if byFiles && layout == LayoutPlain && len(diags) == 0 && len(tree.Files) > 0 && !anyDDL(tree.Files) {
 				sub = "-"
-			} else if byFiles && depth < maxTreeDepth {
+			} else if byFiles && depth < maxTreeDepth && layout != LayoutDump && !sc.others["structure.sql"] && !sc.others["schema.rb"] {
+				// A schema dump (structure.sql, pg_dump's output) is the
+				// whole schema, whatever the folders beside it hold.
 				sub, n = biggerBelow(dir, sc, depth, len(tree.Files))
 			}
 			if sub == "" {
