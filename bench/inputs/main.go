@@ -174,6 +174,25 @@ func readAccount(doc map[string]any, r *lintResult) {
 			}
 		})
 	}
+	// The input account (issue 24): totals, and every file it lists under
+	// its paths, whatever its status.
+	if acc, ok := doc["input_account"].(map[string]any); ok {
+		if n, ok := acc["skipped"].(float64); ok {
+			skipped, sawSkipped = int(n), true
+		}
+		if n, ok := acc["unread"].(float64); ok {
+			unread, sawUnread = int(n), true
+		}
+		for _, p := range asList(acc["paths"]) {
+			pm, _ := p.(map[string]any)
+			for _, f := range asList(pm["files"]) {
+				fm, _ := f.(map[string]any)
+				if path, ok := fm["path"].(string); ok {
+					r.named[filepath.Clean(path)] = true
+				}
+			}
+		}
+	}
 	// Before the account, a skipped file was named only in a note
 	// ("skipped PATH: reason").
 	for _, d := range append(asList(doc["notes"]), asList(doc["diagnostics"])...) {
