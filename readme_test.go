@@ -294,10 +294,12 @@ func newPlayground(t *testing.T) *playground {
 	}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || k == "GOPROXY" || k == "CI" || k == "TMPDIR" || k == "IDEMCHECK_TEST_DSN" {
+		if strings.HasPrefix(k, "GIT_") || k == "GOPROXY" || k == "CI" || k == "TMPDIR" {
 			p.env = append(p.env, kv)
 		}
 	}
+	// The tests' server, which may be a throwaway cluster (pgtest.DSN).
+	p.env = append(p.env, "IDEMCHECK_TEST_DSN="+pgtest.DSN())
 	t.Cleanup(func() { p.stopBackground(t) })
 	return p
 }

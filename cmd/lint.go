@@ -274,6 +274,11 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 // name files from the repository root, found from the working directory.
 func writeReport(w io.Writer, res *pipeline.Result, format string, opts report.Options) error {
 	opts.Paths.Root, opts.Paths.Prefix = repoRoot()
+	if format == "github" {
+		// On a GitHub runner the findings table also goes to the job's
+		// summary page.
+		opts.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
+	}
 	return res.Write(w, format, opts)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mattn/go-shellwords"
 	"os"
 	"strings"
 	"time"
@@ -316,53 +317,21 @@ func (o *raceHTTPOptions) oracle(ctx context.Context, p *httprace.Probe) (func()
 	return func() {}, nil
 }
 
-// splitWords splits a command line into words as a POSIX shell would for
-// quotes and backslashes, without running a shell: no variables, globs or
-// operators.
+// splitWords splits --effect-cmd into words as a POSIX shell would for
+// quotes and backslashes (github.com/mattn/go-shellwords), without running
+// a shell: no variables, command substitution, globs or operators. An
+// unquoted operator (| ; & < >) is refused rather than passed on as an
+// argument, since the command would not do what it says.
 func splitWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("%q: unterminated single quote", s)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("%q: unterminated double quote", s)
-			}
-			inWord = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
+	p := shellwords.NewParser()
+	p.ParseEnv, p.ParseBacktick = false, false
+	words, err := p.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q: an unterminated quote or a trailing backslash", s)
 	}
-	if inWord {
-		words = append(words, cur.String())
+	if p.Position >= 0 {
+		return nil, fmt.Errorf("%q: %q at byte %d is shell syntax, and the command runs without a shell: "+
+			"give the shell itself, e.g. --effect-cmd 'sh -c \"...\"'", s, s[p.Position:p.Position+1], p.Position+1)
 	}
 	if len(words) == 0 {
 		return nil, fmt.Errorf("no command given")
