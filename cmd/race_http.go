@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/inspect"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/idemcheck/idemcheck/racetest/sqlrace"
@@ -131,9 +132,9 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
 	f.StringVar(&o.inFlight, "in-flight", "202", "statuses that accepted the request for later without performing it yet, an outcome of their own (none for no such class); --win overrides it only by naming the status itself")
 	f.BoolVar(&o.sameKey, "same-key", false, "send one key in every round on purpose: round 1 races it, later rounds retry it after it finished (without it, rounds that would send identical requests are a usage error)")
-	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn)")
+	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn, DATABASE_URL or PGHOST/PGDATABASE)")
 	f.StringArrayVar(&o.effParams, "effect-param", nil, "a parameter of --effect-sql, in order ($1, $2, ...): a template such as '{{uuid}}', bound as a value (repeatable; default one, '{{key}}')")
-	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
+	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL, then PG* variables)")
 	f.StringVar(&o.effURL, "effect-url", "", "URL counting the effect for {{key}}: GET, a bare integer back")
 	f.StringVar(&o.effCmd, "effect-cmd", "", "command counting the effect: 'CMD ARGS...', split into words without a shell; the key is its last argument and in IDEMCHECK_KEY")
 	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'; given, it is evidence: an unmarked success beside a win is a second win")
@@ -253,8 +254,10 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	p.SameKey = o.sameKey
 	if o.effect != "" && o.dsn == "" {
 		o.dsn = raceGetenv(s, "DATABASE_URL")
-		if o.dsn == "" {
-			return p, usageError("--effect-sql needs --dsn (or DATABASE_URL)")
+		// The same rule as inspect and race sql: with no database named,
+		// libpq's defaults would be a guess.
+		if err := inspect.Given(o.dsn, func(k string) string { return raceGetenv(s, k) }); err != nil {
+			return p, usageError("--effect-sql: %v", err)
 		}
 	}
 	oracles := 0

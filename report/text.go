@@ -89,6 +89,9 @@ func (t *textWriter) printf(format string, args ...any) {
 func Text(w io.Writer, doc *Document, opts Options) error {
 	t := &textWriter{w: w}
 	p := newPalette(opts.Color)
+	if db := doc.Database; db != nil {
+		t.printf("database: %s (PostgreSQL %s)\n", db, db.Version)
+	}
 	lines := false
 	for _, f := range doc.Findings {
 		if f.Suppressed != nil || !doc.Shown(f) {

@@ -43,6 +43,12 @@ type Def struct {
 	// Fix is how lint --fix-sql DIR writes migrations in this layout; nil
 	// when it cannot name one.
 	Fix *FixStyle
+	// Bookkeeping are the tables the tool itself creates before the first
+	// migration runs, each as the one CREATE TABLE it runs (the tools that
+	// share the layout all listed). Replay makes one when a migration
+	// refers to it and it does not exist yet, so that a migration that
+	// reads or changes the tool's own table replays without a note.
+	Bookkeeping []string
 }
 
 // treeDir is the directory a tree is listed from.
@@ -94,7 +100,7 @@ const FixNoDown = "-- idemcheck does not write a down migration for its fixes: u
 var registry = []*Def{
 	golangMigrate, goose, dbmate, sqlMigrate, tern,
 	flyway, liquibase, dirs, prisma, sqitch,
-	temporal, multiDialect, dump, plain,
+	temporal, schemaDeltas, multiDialect, dump, plain,
 }
 
 // Defs returns every layout, in the order --layout lists them.
