@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"path/filepath"
+
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/frameworks"
@@ -18,6 +20,10 @@ type schemaFiles struct {
 	replayed []*frameworks.Source
 	inputs   []report.Input
 	diags    []sqlparse.Diagnostic
+	// status is what became of each schema file, for the input account;
+	// groups holds, for each, the files of the schema it was read with.
+	status map[string]placed
+	groups map[string][]string
 }
 
 // findSchemaFiles takes the schema files out of lint's paths, leaving what
@@ -32,7 +38,12 @@ func findSchemaFiles(paths []string) ([]string, *schemaFiles) {
 // migrations get the framework's fixes); any other is replayed into cat
 // through apply like a migration.
 func (s *schemaFiles) load(cat *catalog.Catalog, trees []sqlparse.Tree, apply func(sqlparse.Statement) []sqlparse.Diagnostic) {
+	s.status = map[string]placed{}
+	s.groups = map[string][]string{}
 	for _, f := range s.found {
+		for _, p := range f.Paths {
+			s.groups[filepath.Clean(p)] = f.Paths
+		}
 		src, err := frameworks.Read(f.Paths...)
 		if err != nil {
 			s.diags = append(s.diags, sqlparse.Diagnostic{Level: sqlparse.Error, Message: err.Error()})
@@ -55,7 +66,13 @@ func (s *schemaFiles) load(cat *catalog.Catalog, trees []sqlparse.Tree, apply fu
 			}
 			s.diags = append(s.diags, src.Diagnostics...)
 			s.diags = append(s.diags, frameworks.CrossCheck(cat, src)...)
+			for _, p := range f.Paths {
+				s.status[p] = placed{skip: "compared with the SQL migrations beside it (" + beside[0].Root + "), which are the tree replayed"}
+			}
 			continue
+		}
+		for i, p := range f.Paths {
+			s.status[p] = placed{tree: src.Path, order: i + 1}
 		}
 		s.replayed = append(s.replayed, src)
 		s.diags = append(s.diags, src.Replay(apply)...)

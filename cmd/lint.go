@@ -49,6 +49,9 @@ type lintOptions struct {
 	New *newFindingsFilter
 	// Prove runs the witnesses (--prove); nil without it.
 	Prove *prover
+	// AllowPartial accepts a path most of whose schema files go unread
+	// (--allow-partial, allow-partial: in the configuration).
+	AllowPartial bool
 }
 
 func newLintCmd(s *Streams) *cobra.Command {
@@ -56,6 +59,7 @@ func newLintCmd(s *Streams) *cobra.Command {
 	var newFlags newFindingsFlags
 	var proveF proveFlags
 	var layout string
+	var allowPartial bool
 	var queries, vars []string
 	c := &cobra.Command{
 		Use:   "lint PATH...",
@@ -89,6 +93,7 @@ when the paths yield no statement to check.`,
 			}
 			opts.Queries = queries
 			opts.Config = cfg
+			opts.AllowPartial = allowPartial || cfg != nil && cfg.AllowPartial && !c.Flags().Changed("allow-partial")
 			if opts.Vars, err = templateVars(cfg, vars); err != nil {
 				return err
 			}
@@ -105,6 +110,7 @@ when the paths yield no statement to check.`,
 	newFlags.addTo(c, true)
 	proveF.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
+	c.Flags().BoolVar(&allowPartial, "allow-partial", false, "accept a path most of whose schema files are not read (a note instead of exit 2)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
 	c.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE for template placeholders ({{ .NAME }}, ${NAME}, psql :NAME); repeatable")
 	return c
@@ -182,6 +188,8 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 	loaded := sqlparse.Load(sqlPaths, sqlparse.LoadOptions{Layout: opts.Layout, Stdin: s.In, Apply: applyParsed, Include: opts.Config.Match, Vars: opts.Vars})
 	schemas.load(cat, loaded.Trees, apply)
 	loaded.Diagnostics = append(loaded.Diagnostics, schemas.diags...)
+	account, accountDiags := buildAccount(opts.Paths, accountSources{trees: loaded.Trees, schemas: schemas, include: opts.Config.Match}, opts.AllowPartial)
+	loaded.Diagnostics = append(loaded.Diagnostics, accountDiags...)
 	loaded.Files += schemas.files()
 	loaded.Statements += schemas.statements()
 	if len(opts.Queries) > 0 {
@@ -197,6 +205,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
 			SkippedFiles: loaded.SkippedFiles, SkippedStatements: loaded.SkippedStatements},
+		Account: account,
 	}, pipeline.Options{
 		Rules:       opts.Rules,
 		Audit:       audit.Options{PGVersion: opts.PGVersion},
@@ -218,6 +227,9 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return err
 		}
 		if err := describeInputs(s.Err, res.Doc.Inputs); err != nil {
+			return err
+		}
+		if err := describeUnread(s.Err, res.Doc.Account); err != nil {
 			return err
 		}
 	}

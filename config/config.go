@@ -41,6 +41,9 @@ type Config struct {
 	Exclude   []string
 	// Vars fill template placeholders, like --var.
 	Vars map[string]string
+	// AllowPartial is allow-partial: true, like lint --allow-partial: a
+	// path most of whose schema files go unread is a note, not an error.
+	AllowPartial bool
 
 	// Set holds the top-level keys the file gave.
 	Set map[string]bool
@@ -190,8 +193,10 @@ func (p parser) topLevel(c *Config, key string, v *yaml.Node) error {
 		c.Exclude, err = p.globs(v, key)
 	case "vars":
 		c.Vars, err = p.vars(v)
+	case "allow-partial":
+		c.AllowPartial, err = p.boolean(v, key)
 	default:
-		return p.unknownKey(v, "unknown key %q (known: layout, pg-version, fail-on, rules, ignore, include, exclude, vars)", key)
+		return p.unknownKey(v, "unknown key %q (known: layout, pg-version, fail-on, rules, ignore, include, exclude, vars, allow-partial)", key)
 	}
 	return err
 }
@@ -246,6 +251,14 @@ func (p parser) str(n *yaml.Node, key string) (string, error) {
 		return "", p.errorf(n, "%s must be a word, such as %s: golang-migrate", key, key)
 	}
 	return n.Value, nil
+}
+
+func (p parser) boolean(n *yaml.Node, key string) (bool, error) {
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
+		return false, p.errorf(n, "%s must be true or false", key)
+	}
+	return b, nil
 }
 
 func (p parser) oneOf(n *yaml.Node, key string, values []string) (string, error) {

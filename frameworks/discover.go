@@ -45,7 +45,17 @@ func Find(paths []string) (sqlPaths []string, found []Found, diags []sqlparse.Di
 			sqlPaths = append(sqlPaths, p)
 		case !info.IsDir():
 			if k := KindOf(p); k != "" {
-				found = append(found, Found{Paths: []string{p}, Kind: k, Explicit: true})
+				f := Found{Paths: []string{p}, Kind: k, Explicit: true}
+				if k == Prisma {
+					// A file of a multi-file schema is read with the rest.
+					all, note, d := wholePrismaSchema(p)
+					diags = append(diags, d...)
+					if all != nil {
+						f.Paths = putFirst(all, p)
+						diags = append(diags, sqlparse.Diagnostic{Level: sqlparse.Note, Message: note})
+					}
+				}
+				found = append(found, f)
 			} else {
 				sqlPaths = append(sqlPaths, p)
 			}
@@ -71,6 +81,13 @@ func Find(paths []string) (sqlPaths []string, found []Found, diags []sqlparse.Di
 				sqlPaths = append(sqlPaths, p)
 			}
 			sqlPaths = append(sqlPaths, deep...)
+		}
+	}
+	for _, f := range found {
+		if f.Kind == Prisma {
+			if d := unresolvedError(f.Paths); d != nil {
+				diags = append(diags, *d)
+			}
 		}
 	}
 	return sqlPaths, found, diags
@@ -172,9 +189,13 @@ func (w *walker) walk(dir string, depth int, prismaOnly bool) (found []Found, sq
 		entries = append(entries, e)
 	}
 	var prisma []string
+	railsDB := false
 	for _, e := range entries {
 		if !e.IsDir() && KindOf(e.Name()) == Prisma {
 			prisma = append(prisma, filepath.Join(dir, e.Name()))
+		}
+		if !e.IsDir() && (e.Name() == "schema.rb" || e.Name() == "structure.sql") {
+			railsDB = true
 		}
 	}
 	for _, e := range entries {
@@ -182,6 +203,13 @@ func (w *walker) walk(dir string, depth int, prismaOnly bool) (found []Found, sq
 		p := filepath.Join(dir, name)
 		if e.IsDir() {
 			if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
+				continue
+			}
+			// Test fixtures and examples below a given path are not its
+			// schema; a Rails db folder's views/ (scenic) and functions/
+			// (fx) are definitions its schema refers to (the SQL loader
+			// leaves both out alike).
+			if !prismaOnly && sqlparse.FixtureDir(name) || railsDB && railsDefinitionDirs[name] {
 				continue
 			}
 			switch {
@@ -267,3 +295,7 @@ func (f Found) Beside(root string) bool {
 	}
 	return f.Kind == Prisma && filepath.Base(dir) == "schema" && within(filepath.Dir(dir))
 }
+
+// railsDefinitionDirs are a Rails db folder's folders of SQL its schema
+// refers to: scenic's views, fx's functions and triggers.
+var railsDefinitionDirs = map[string]bool{"views": true, "functions": true, "triggers": true}

@@ -1,9 +1,12 @@
 package frameworks
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // Prisma's migrations live where the project's Prisma config says
@@ -17,8 +20,69 @@ import (
 var prismaConfigNames = []string{"prisma.config.ts", "prisma.config.mts", "prisma.config.js", "prisma.config.mjs",
 	"prisma.config.cts", "prisma.config.cjs", ".config/prisma.ts"}
 
-// migrationsPath is the literal path of the migrations setting.
-var migrationsPath = regexp.MustCompile(`(?s)migrations\s*:\s*\{[^}]*?\bpath\s*:\s*['"]([^'"]+)['"]`)
+// migrationsSetting finds the path of the migrations setting; the
+// expression after "path:" is read by configPath.
+var migrationsSetting = regexp.MustCompile(`(?s)migrations\s*:\s*\{[^}]*?\bpath\s*:\s*`)
+
+// schemaSetting finds the schema setting (a file, or a folder of .prisma
+// files).
+var schemaSetting = regexp.MustCompile(`(?m)(?:^|[{,\s])schema\s*:\s*`)
+
+// stringLiteral is a TypeScript string literal without interpolation.
+var stringLiteral = regexp.MustCompile(`^(?:'([^'\\\n]*)'|"([^"\\\n]*)"|` + "`([^`$\\\\]*)`" + `)`)
+
+// joinCall is path.join( or join( or path.resolve( opening an expression.
+var joinCall = regexp.MustCompile(`^(?:path\.)?(?:join|resolve)\s*\(`)
+
+// configPath reads the path expression at the start of expr: a string
+// literal, or path.join / path.resolve of string literals and __dirname
+// (the config's folder; import.meta.dirname too). ok is false when expr is
+// some other expression (a variable, env()), which is not evaluated.
+func configPath(expr string) (p string, ok bool) {
+	if m := stringLiteral.FindStringSubmatch(expr); m != nil {
+		return m[1] + m[2] + m[3], true
+	}
+	loc := joinCall.FindStringIndex(expr)
+	if loc == nil {
+		return "", false
+	}
+	rest := expr[loc[1]:]
+	var parts []string
+	for {
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		switch {
+		case strings.HasPrefix(rest, ")"):
+			if len(parts) == 0 {
+				return "", false
+			}
+			return filepath.Join(parts...), true
+		case strings.HasPrefix(rest, "__dirname"):
+			rest = rest[len("__dirname"):]
+		case strings.HasPrefix(rest, "import.meta.dirname"):
+			rest = rest[len("import.meta.dirname"):]
+		default:
+			m := stringLiteral.FindStringSubmatch(rest)
+			if m == nil {
+				return "", false
+			}
+			parts = append(parts, m[1]+m[2]+m[3])
+			rest = rest[len(m[0]):]
+		}
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		rest = strings.TrimPrefix(rest, ",")
+	}
+}
+
+// configSetting reads one setting of a Prisma config's text: found is set
+// when the setting is there, ok when its value could be read.
+func configSetting(data []byte, setting *regexp.Regexp) (p string, found, ok bool) {
+	loc := setting.FindIndex(data)
+	if loc == nil {
+		return "", false, false
+	}
+	p, ok = configPath(string(data[loc[1]:min(len(data), loc[1]+400)]))
+	return filepath.Clean(p), true, ok
+}
 
 // prismaMigrations returns the migrations folder of the Prisma schema whose
 // first file is schemaPath, and the path to show in a fix ("prisma/migrations",
@@ -43,8 +107,7 @@ func prismaMigrations(schemaPath string) (dir, shown string, configured bool) {
 			if name == ".config/prisma.ts" {
 				root = d
 			}
-			if m := migrationsPath.FindSubmatch(data); m != nil {
-				p := filepath.Clean(string(m[1]))
+			if p, _, ok := configSetting(data, migrationsSetting); ok {
 				return filepath.Join(root, p), filepath.ToSlash(p), true
 			}
 			rel, err := filepath.Rel(root, filepath.Join(base, "migrations"))
@@ -62,4 +125,46 @@ func prismaMigrations(schemaPath string) (dir, shown string, configured bool) {
 		shown = "migrations"
 	}
 	return filepath.Join(base, "migrations"), shown, false
+}
+
+// schemaConfig is where a project's Prisma setup says its schema is: the
+// schema setting of a Prisma config in dir or one of the three folders
+// above it, or else package.json's prisma.schema. path is "" when none
+// says; note is set when a config has a schema setting idemcheck cannot
+// read (an expression that is not a literal path).
+func schemaConfig(dir string) (path, from, note string) {
+	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {
+		for _, name := range prismaConfigNames {
+			cfg := filepath.Join(d, name)
+			data, err := os.ReadFile(cfg)
+			if err != nil {
+				continue
+			}
+			root := filepath.Dir(cfg)
+			if name == ".config/prisma.ts" {
+				root = d
+			}
+			p, found, ok := configSetting(data, schemaSetting)
+			switch {
+			case found && ok:
+				return filepath.Join(root, p), cfg, ""
+			case found:
+				return "", cfg, fmt.Sprintf("%s: its schema setting is not a string literal or path.join of literals, so idemcheck cannot follow it; name the schema file or folder to lint", cfg)
+			}
+		}
+		if data, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
+			var pkg struct {
+				Prisma struct {
+					Schema string `json:"schema"`
+				} `json:"prisma"`
+			}
+			if json.Unmarshal(data, &pkg) == nil && pkg.Prisma.Schema != "" {
+				return filepath.Join(d, filepath.Clean(pkg.Prisma.Schema)), filepath.Join(d, "package.json"), ""
+			}
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	return "", "", ""
 }

@@ -41,6 +41,9 @@ type Input struct {
 	Inputs      []report.Input
 	Diagnostics []report.Diagnostic
 	Summary     report.Summary
+	// Account is what became of every schema-like file under lint's
+	// paths; nil for inspect.
+	Account *report.Account
 }
 
 // Options say how to audit.
@@ -158,6 +161,7 @@ func Run(in Input, opts Options) (*Result, error) {
 		Summary:     summary,
 		MinSeverity: opts.MinSeverity,
 		Proving:     proving,
+		Account:     in.Account,
 	}}
 	if err := res.applyNew(opts.New, opts.Rules, opts.Audit.Live); err != nil {
 		return nil, err

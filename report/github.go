@@ -49,6 +49,9 @@ func GitHub(w io.Writer, doc *Document, opts Options) error {
 		}
 		t.printf("%s\n", annotation("error", d.Pos, "idemcheck could not read this input", msg))
 	}
+	if n := accountNotice(doc.Account); n != "" {
+		t.printf("%s\n", annotation("notice", catalog.Pos{}, "idemcheck input", n))
+	}
 	// The annotations leave notes out whatever -v says, so the count of
 	// notes carries no hint.
 	line := "idemcheck: " + summaryLine(doc, "")

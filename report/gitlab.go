@@ -57,6 +57,7 @@ func GitLab(w io.Writer, doc *Document, opts Options) error {
 			Location:    loc,
 		})
 	}
+	issues = append(issues, accountIssues(doc)...)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

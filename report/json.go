@@ -24,6 +24,9 @@ type jsonDocument struct {
 	Summary  jsonSummary      `json:"summary"`
 	// Prove is present when --prove ran.
 	Prove *jsonProving `json:"prove,omitempty"`
+	// InputAccount is what became of every schema-like file under lint's
+	// paths (account.go); absent for inspect.
+	InputAccount *jsonAccount `json:"input_account,omitempty"`
 }
 
 // jsonDatabase is the database inspect read, without a password; SARIF
@@ -199,6 +202,8 @@ func JSON(w io.Writer, doc *Document, _ Options) error {
 		Notes:    []jsonDiagnostic{},
 		Errors:   []jsonDiagnostic{},
 		Summary:  summaryJSON(doc),
+
+		InputAccount: accountJSON(doc.Account),
 	}
 	for _, in := range doc.Inputs {
 		out.Inputs = append(out.Inputs, jsonInput{

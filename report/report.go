@@ -46,6 +46,9 @@ type Document struct {
 	// Database is the server a live catalog was read from (inspect); nil
 	// for lint.
 	Database *Database
+	// Account is what became of every schema-like file under lint's
+	// paths (account.go); nil for inspect.
+	Account *Account
 }
 
 // Database says which database a live catalog came from, so that a report

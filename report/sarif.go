@@ -41,7 +41,9 @@ type sarifRun struct {
 	Invocations        []sarifInvocation          `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifactID `json:"originalUriBaseIds,omitempty"`
 	Results            []sarifResult              `json:"results"`
-	ColumnKind         string                     `json:"columnKind"`
+	// Artifacts are the input account's files (account.go).
+	Artifacts  []sarifArtifact `json:"artifacts,omitempty"`
+	ColumnKind string          `json:"columnKind"`
 }
 
 type sarifTool struct {
@@ -224,6 +226,11 @@ func SARIF(w io.Writer, doc *Document, opts Options) error {
 	inv := s.invocation(doc.Diagnostics)
 	if doc.Database != nil {
 		inv.Properties = &sarifInvocationProps{Database: databaseJSON(doc.Database)}
+	}
+	if doc.Account != nil {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarifNotification{Level: "note", Message: sarifMessage{Text: sentence(accountNotice(doc.Account))}})
+		run.Artifacts = s.accountArtifacts(doc.Account)
 	}
 	run.Invocations = []sarifInvocation{inv}
 	enc := json.NewEncoder(w)

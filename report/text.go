@@ -128,6 +128,9 @@ func Text(w io.Writer, doc *Document, opts Options) error {
 		writeWrapped(t, "", "", ProvingLine(doc))
 		t.printf("\n")
 	}
+	if doc.Account != nil {
+		t.printf("%s\n", AccountLine(doc.Account))
+	}
 	t.printf("%s\n", SummaryLine(doc, opts.Verbose))
 	return t.err
 }

@@ -53,3 +53,22 @@ func ParseLayout(s string) (Layout, error) { return layout.ParseLayout(s) }
 
 // Layouts returns every layout name --layout accepts.
 func Layouts() []Layout { return layout.Layouts() }
+
+// Candidate is a schema-like file under a path; see layout.Census.
+type Candidate = layout.Candidate
+
+// Census lists the schema-like files under a path; see layout.Census.
+func Census(p string) []Candidate { return layout.Census(p) }
+
+// HasDDL reports whether a SQL file changes a schema; see layout.HasDDL.
+func HasDDL(p string) bool { return layout.HasDDL(p) }
+
+// Detect is the layout of one directory; see layout.Detect.
+func Detect(dir string) Layout { return layout.Detect(dir) }
+
+// TreeDepth is how far below a given directory a tree is looked for.
+const TreeDepth = layout.TreeDepth
+
+// FixtureDir reports a test-fixture, example or template folder name; see
+// layout.FixtureDir.
+func FixtureDir(name string) bool { return layout.FixtureDir(name) }

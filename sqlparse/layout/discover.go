@@ -102,7 +102,7 @@ func DiscoverPath(p string, opts DiscoverOptions) ([]Tree, []scan.Diagnostic) {
 	trees, diags := findTrees(p, p, opts.Layout, 0, visited, root)
 	if len(trees) == 0 && len(diags) == 0 {
 		diags = append(diags, scan.Diagnostic{Level: scan.Error,
-			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down); pass a migration directory or a .sql file", p, maxTreeDepth)})
+			Message: fmt.Sprintf("%s: no SQL migrations found (looked %d directories down)%s; pass a migration directory or a .sql file", p, maxTreeDepth, foundInstead(p))})
 	}
 	return trees, diags
 }
@@ -203,14 +203,33 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		return nil, []scan.Diagnostic{pathError(display, err)}
 	}
 	notes := outsideNotes(display, sc.outside)
-	layout, why := forced, []scan.Diagnostic(nil)
+	layout, why, byFiles := forced, []scan.Diagnostic(nil), false
 	if layout == "" {
-		layout, why = detectDir(dir, display, sc)
+		layout, why, byFiles = detectDirHow(dir, display, sc)
 	}
 	if layout != "" {
 		tree, diags := listTree(dir, display, layout, sc)
 		if len(tree.Files) > 0 || len(tree.Skipped) > 0 || len(diags) > 0 {
-			return []Tree{tree}, append(append(notes, why...), diags...)
+			// A few loose files beside folders that hold more migrations
+			// are not the tree: the folders are (docs/layouts.md).
+			// A folder of queries (sqlc's) holds no schema: not a tree.
+			sub, n := "", 0
+			if byFiles && layout == LayoutPlain && len(diags) == 0 && len(tree.Files) > 0 && !anyDDL(tree.Files) {
+				sub = "-"
+			} else if byFiles && depth < maxTreeDepth && layout != LayoutDump && !sc.others["structure.sql"] && !sc.others["schema.rb"] {
+				// A schema dump (structure.sql, pg_dump's output) is the
+				// whole schema, whatever the folders beside it hold.
+				sub, n = biggerBelow(dir, sc, depth, len(tree.Files))
+			}
+			if sub == "" {
+				return []Tree{tree}, append(append(notes, why...), diags...)
+			}
+			if sub != "-" {
+				notes = append(notes, scan.Diagnostic{Level: scan.Note, Message: fmt.Sprintf(
+					"%s: its own %s not read as a tree: %s below it holds %d; name %s to read %s",
+					display, countFiles(len(tree.Files), ".sql file", ".sql files"), filepath.Join(display, sub), n,
+					filesOrDir(tree.Files), itOrThem(len(tree.Files)))})
+			}
 		}
 	}
 	if depth >= maxTreeDepth {
@@ -223,7 +242,10 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 	subdirs := slices.Clone(sc.subdirs)
 	slices.SortStableFunc(subdirs, naturalCompare)
 	for _, sub := range subdirs {
-		if ignoredDir(sub) {
+		// Test fixtures, examples and templates below a given path are
+		// not the project's schema; Rails' db/views (scenic) and
+		// db/functions (fx) are definitions its schema refers to.
+		if ignoredDir(sub) || FixtureDir(sub) || RailsDefinitionDir(sc, sub) {
 			continue
 		}
 		t, d := findTrees(filepath.Join(dir, sub), filepath.Join(display, sub), forced, depth+1, visited, root)
@@ -312,8 +334,11 @@ func ignoredDir(name string) bool {
 // out of the tree are left out of it, and listed apart.
 type dirScan struct {
 	sqlFiles []string
-	subdirs  []string
-	others   map[string]bool // every entry name
+	// otherDialect are name.sql.<dialect> files for another database
+	// (name.sql.sqlite): never replayed.
+	otherDialect []string
+	subdirs      []string
+	others       map[string]bool // every entry name
 	// root is the resolved top of the tree; outside are the entries that
 	// are links leading out of it, never followed.
 	root    string
@@ -347,8 +372,16 @@ func scanDir(dir, root string) (dirScan, error) {
 		switch {
 		case isDir:
 			sc.subdirs = append(sc.subdirs, name)
-		case strings.EqualFold(filepath.Ext(name), ".sql"):
-			sc.sqlFiles = append(sc.sqlFiles, name)
+		default:
+			// name.sql, and name.sql.postgres and the like, which are
+			// PostgreSQL's; another database's file is never replayed.
+			if d, ok := SQLDialect(name); ok {
+				if PostgresDialect(d) {
+					sc.sqlFiles = append(sc.sqlFiles, name)
+				} else {
+					sc.otherDialect = append(sc.otherDialect, name)
+				}
+			}
 		}
 	}
 	return sc, nil
@@ -376,9 +409,16 @@ func Detect(dir string) Layout {
 // migrations of its own. A note says why when the names alone would have
 // suggested another layout.
 func detectDir(dir, display string, sc dirScan) (Layout, []scan.Diagnostic) {
+	l, why, _ := detectDirHow(dir, display, sc)
+	return l, why
+}
+
+// detectDirHow is detectDir, and says whether the layout came from the
+// directory's own .sql files alone (no signature, no version folders).
+func detectDirHow(dir, display string, sc dirScan) (Layout, []scan.Diagnostic, bool) {
 	for _, d := range registry {
 		if d.Signature != nil && d.Signature(dir, sc) {
-			return d.Name, nil
+			return d.Name, nil, false
 		}
 	}
 	// Folders {version}_{name}/ holding the file of a layout: the layout
@@ -399,16 +439,81 @@ func detectDir(dir, display string, sc dirScan) (Layout, []scan.Diagnostic) {
 		}
 	}
 	if best != "" {
-		return best, nil
+		return best, nil, false
 	}
 	if len(sc.sqlFiles) == 0 {
-		return "", nil
+		return "", nil, false
 	}
 	layout, why := detectSQLFiles(dir, sc.sqlFiles)
 	if why == "" {
-		return layout, nil
+		return layout, nil, true
 	}
-	return layout, []scan.Diagnostic{{Level: scan.Note, Message: display + ": " + why}}
+	return layout, []scan.Diagnostic{{Level: scan.Note, Message: display + ": " + why}}, true
+}
+
+// biggerBelow finds the folder of dir (scanned as sc, depth folders below
+// the path given) whose files, as far down as discovery looks, outnumber
+// own, the files dir's own tree would replay; "" when none does.
+func biggerBelow(dir string, sc dirScan, depth, own int) (string, int) {
+	best, bestN := "", own
+	for _, sub := range sortedSubdirs(sc) {
+		if ignoredDir(sub) || FixtureDir(sub) || RailsDefinitionDir(sc, sub) {
+			continue
+		}
+		if n := countSQLBelow(filepath.Join(dir, sub), sc.root, maxTreeDepth-depth-1); n > bestN {
+			best, bestN = sub, n
+		}
+	}
+	return best, bestN
+}
+
+// countSQLBelow counts the PostgreSQL .sql files that are not down
+// migrations in dir and, levels
+// folders further down, below it.
+func countSQLBelow(dir, root string, levels int) int {
+	sc, err := scanDir(dir, root)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, f := range sc.sqlFiles {
+		if downKind(f) == "" {
+			n++
+		}
+	}
+	if levels <= 0 {
+		return n
+	}
+	for _, sub := range sc.subdirs {
+		if ignoredDir(sub) || FixtureDir(sub) || RailsDefinitionDir(sc, sub) {
+			continue
+		}
+		n += countSQLBelow(filepath.Join(dir, sub), root, levels-1)
+	}
+	return n
+}
+
+func countFiles(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func itOrThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// filesOrDir names the files of a tree for a note: the file itself when
+// there is one, else "the files".
+func filesOrDir(files []File) string {
+	if len(files) == 1 {
+		return files[0].Path
+	}
+	return "the files"
 }
 
 // detectSQLFiles guesses the layout of a directory of .sql files from their

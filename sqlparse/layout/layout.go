@@ -50,7 +50,7 @@ func downKind(name string) string {
 	if flywayUndo.MatchString(name) {
 		return "an undo migration"
 	}
-	base := strings.TrimSuffix(lower, ".sql")
+	base := trimSQLSuffix(lower)
 	for _, k := range []struct{ word, kind string }{
 		{"down", "a down migration"}, {"undo", "an undo migration"},
 		{"rollback", "a rollback script"}, {"revert", "a revert script"},

@@ -1,0 +1,1 @@
+CREATE TABLE t10 (id bigint PRIMARY KEY, k text NOT NULL);

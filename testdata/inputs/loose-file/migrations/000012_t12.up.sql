@@ -1,0 +1,1 @@
+CREATE TABLE t12 (id bigint PRIMARY KEY, k text NOT NULL);

@@ -1,0 +1,1 @@
+CREATE VIEW active_charges AS SELECT 1 AS one;

@@ -1,0 +1,2 @@
+-- name: GetPayment :one
+SELECT * FROM payments WHERE id = $1;

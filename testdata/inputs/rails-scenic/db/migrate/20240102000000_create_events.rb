@@ -1,0 +1,4 @@
+class CreateEvents < ActiveRecord::Migration[7.1]
+  def change
+  end
+end

@@ -1,0 +1,1 @@
+CREATE TABLE s1 (id bigint PRIMARY KEY);

@@ -1,0 +1,1 @@
+CREATE TABLE s2 (id bigint PRIMARY KEY);

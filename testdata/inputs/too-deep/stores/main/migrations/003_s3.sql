@@ -1,0 +1,1 @@
+CREATE TABLE s3 (id bigint PRIMARY KEY);

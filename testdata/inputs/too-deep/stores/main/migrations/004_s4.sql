@@ -1,0 +1,1 @@
+CREATE TABLE s4 (id bigint PRIMARY KEY);

@@ -1,0 +1,1 @@
+CREATE TABLE s5 (id bigint PRIMARY KEY);

@@ -1,0 +1,1 @@
+CREATE TABLE s6 (id bigint PRIMARY KEY);

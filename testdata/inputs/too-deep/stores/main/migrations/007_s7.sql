@@ -1,0 +1,1 @@
+CREATE TABLE s7 (id bigint PRIMARY KEY);

@@ -1,0 +1,1 @@
+CREATE TABLE s8 (id bigint PRIMARY KEY);

@@ -1,0 +1,1 @@
+CREATE TABLE schema_version (v int NOT NULL);
