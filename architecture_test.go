@@ -201,5 +201,6 @@ var moduleNames = map[string]string{
 	"prove/witness": "prove/witness", "prove": "prove", "fixsql": "fixsql", "config": "config",
 	"racetest": "racetest", "internal/newfindings": "internal/newfindings",
 	"internal/pgsecret": "internal/pgsecret", "internal/inflect": "internal/inflect",
-	"pgx": "", "jinzhu/inflection": "",
+	"internal/pgcluster": "internal/pgcluster",
+	"pgx":                "", "jinzhu/inflection": "",
 }
