@@ -56,9 +56,12 @@ Connection settings follow libpq: --dsn (a postgres:// URL or key=value
 settings), else DATABASE_URL, else the PG* environment variables, ~/.pgpass
 and service files. With --data it also counts, for each finding, the rows that
 hold NULL in the key and the groups of rows that already collide.`,
-		Args: cobra.NoArgs,
+		Example: `  idemcheck inspect --dsn postgres://postgres@127.0.0.1:5432/payments
+  DATABASE_URL=postgres://app@db.internal/payments idemcheck inspect --data --format json
+  idemcheck inspect --schema public --table 'pay*' --fail-on error`,
+		Args: noArgs("the database is named with --dsn, DATABASE_URL or the PG* variables"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(opts.audit.Config)
+			cfg, err := loadConfig(opts.audit.Config, s)
 			if err != nil {
 				return err
 			}
@@ -79,8 +82,10 @@ hold NULL in the key and the groups of rows that already collide.`,
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "audit only schemas matching this glob (repeatable)")
 	fl.StringArrayVar(&opts.Tables, "table", nil, "audit only tables matching this glob, or schema.table glob (repeatable)")
 	fl.DurationVar(&opts.Timeout, "timeout", inspect.DefaultTimeout, "statement timeout of every query, and the longest wait for any answer from the server, connecting included")
-	fl.DurationVar(&opts.LockTimeout, "lock-timeout", inspect.DefaultLockTimeout, "how long a query waits for a table another session holds locked; shorter than --timeout (default 1s, or half of --timeout)")
-	fl.DurationVar(&opts.Deadline, "deadline", 0, "bound on the whole run, connecting, the catalog and every count included (default none)")
+	fl.DurationVar(&opts.LockTimeout, "lock-timeout", inspect.DefaultLockTimeout, "how long a query waits for a table another session holds locked; shorter than --timeout")
+	defaultIs(c, "lock-timeout", fmt.Sprintf("%s, or half of --timeout when that is shorter", inspect.DefaultLockTimeout))
+	defaultIs(c, "pg-version", "the server's own version")
+	fl.DurationVar(&opts.Deadline, "deadline", 0, "bound on the whole run, connecting, the catalog and every count included (default: none)")
 	fl.BoolVar(&opts.Data, "data", false, "also count NULL keys and colliding rows (reads table data)")
 	return c
 }

@@ -73,8 +73,13 @@ stood in for with a note.
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
 the input could not be read or parsed (every other file is still checked), or
 when the paths yield no statement to check.`,
+		Example: `  idemcheck lint testdata/examples/payments
+  idemcheck lint --format sarif testdata/examples/payments > idemcheck.sarif
+  idemcheck lint --new-from-rev origin/main testdata/examples/payments
+  idemcheck lint --rule nullable-key --fail-on error schema.sql
+  pg_dump --schema-only "$DATABASE_URL" | idemcheck lint -`,
 		RunE: func(c *cobra.Command, args []string) error {
-			cfg, err := loadConfig(flags.Config)
+			cfg, err := loadConfig(flags.Config, s)
 			if err != nil {
 				return err
 			}
@@ -105,6 +110,11 @@ when the paths yield no statement to check.`,
 	proveF.addTo(c)
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
+	layouts := make([]string, 0)
+	for _, l := range sqlparse.Layouts() {
+		layouts = append(layouts, string(l))
+	}
+	completeWords(c, "layout", layouts)
 	c.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE for template placeholders ({{ .NAME }}, ${NAME}, psql :NAME); repeatable")
 	return c
 }
@@ -188,10 +198,12 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		// SQL, after the schema they query.
 		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: applyParsed, Vars: opts.Vars}))
 	}
+	directives := append(lintDirectives(loaded, spans, opts), schemas.directives()...)
+	warnUnknownDirectiveRules(directives, s)
 	res, err := pipeline.Run(pipeline.Input{
 		Catalog:     cat,
 		History:     replayer.History(),
-		Directives:  append(lintDirectives(loaded, spans, opts), schemas.directives()...),
+		Directives:  directives,
 		Inputs:      append(lintInputs(loaded.Trees, perFile), schemas.inputs...),
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,

@@ -24,9 +24,11 @@ probes both with the defaults and the gate's own count as the effect oracle
 (--effect-url), so both verdicts, and the evidence behind them, can be
 seen in seconds. The exit status is 0 when the racy gate was found broken
 and the correct one holding, as they should be.`,
-		Args: cobra.NoArgs,
+		Example: `  idemcheck race demo
+  idemcheck race demo --format json`,
+		Args: noArgs("the demo starts its own two targets on loopback"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := out.validate(); err != nil {
+			if err := out.validate(s); err != nil {
 				return err
 			}
 			return runRaceDemo(c.Context(), s, out)

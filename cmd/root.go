@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -88,9 +89,23 @@ func NewRoot(s *Streams) *cobra.Command {
 lets every row with a NULL through), in migration trees (lint) and live
 PostgreSQL databases (inspect), and fires identical requests at a running
 system to prove whether exactly one of them performs the effect (race).`,
+		Example: `  idemcheck lint testdata/examples/payments
+  idemcheck inspect --dsn postgres://postgres@127.0.0.1:5432/payments
+  idemcheck race demo
+  idemcheck rules nullable-key`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       toolVersion(),
 	}
+	asGroup(root)
+	// --version prints what the version command prints. It is declared
+	// here, not by cobra, so that it has no -v: every command's -v is
+	// --verbose.
+	root.Flags().Bool("version", false, "print the version, commit and parser versions, as the version command does")
+	var v strings.Builder
+	_ = writeVersion(&v, readVersionInfo())
+	root.SetVersionTemplate(strings.ReplaceAll(v.String(), "{{", "{{`{{`}}"))
+	root.SetFlagErrorFunc(flagError)
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)

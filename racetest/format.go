@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fatih/color"
 )
 
 // WriteText writes the result for people: the header line, the
@@ -15,6 +17,13 @@ import (
 // checks, then the verdict with its cause or confidence. When conformance
 // ran, the last line folds its failures into the result.
 func WriteText(w io.Writer, res *Result, verbose bool) error {
+	return WriteColorText(w, res, verbose, false)
+}
+
+// WriteColorText is WriteText with, when color is set, ANSI colours on the
+// verdict (red broken, green holds, yellow inconclusive) and the warnings.
+func WriteColorText(w io.Writer, res *Result, verbose, color bool) error {
+	paint := painter(color)
 	var b strings.Builder
 	rounds := fmt.Sprintf("%d rounds", len(res.Rounds))
 	if res.StoppedEarly {
@@ -46,7 +55,7 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		}
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", warn)
+		fmt.Fprintf(&b, "%s: %s\n", paint(Inconclusive, "warning"), warn)
 	}
 	if c := res.Calibration; c != nil {
 		fmt.Fprintf(&b, "calibration: %s: %s\n", c.Signature, c.Sentence)
@@ -83,7 +92,7 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	if len(res.Conformance) > 0 {
 		fmt.Fprintf(&b, "conformance: %s\n", conformanceCounts(res))
 	}
-	fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(string(res.Verdict.Status)), res.Verdict.Sentence)
+	fmt.Fprintf(&b, "%s: %s\n", paint(res.Verdict.Status, strings.ToUpper(string(res.Verdict.Status))), res.Verdict.Sentence)
 	if res.Verdict.Detail != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Detail)
 	}
@@ -100,10 +109,31 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Confidence)
 	}
 	if len(res.Conformance) > 0 {
-		b.WriteString(FinalLine(res) + "\n")
+		line := FinalLine(res)
+		word, rest, _ := strings.Cut(line, ":")
+		b.WriteString(paint(res.Overall(), word) + ":" + rest + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// painter colours a word by the status it announces, or leaves it alone
+// when color is off. Each call makes its own color.Color with colour set
+// explicitly, so that runs in parallel never share color's global switch.
+func painter(enabled bool) func(Status, string) string {
+	return func(st Status, word string) string {
+		if !enabled {
+			return word
+		}
+		attrs := map[Status][]color.Attribute{
+			Holds:        {color.FgGreen, color.Bold},
+			Broken:       {color.FgRed, color.Bold},
+			Inconclusive: {color.FgYellow, color.Bold},
+		}[st]
+		c := color.New(attrs...)
+		c.EnableColor()
+		return c.Sprint(word)
+	}
 }
 
 // conformanceCounts is "1 of 5 checks failed (3 passed, 1 skipped)".
