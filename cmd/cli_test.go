@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -240,4 +241,52 @@ ignore:
 	r = run(t, "lint", "--config", dir+"/.idemcheck.yaml", dir+"/schema.sql")
 	assertCode(t, r, ExitUsage)
 	assertContains(t, "stderr", r.stder, `.idemcheck.yaml:2: unknown rule "nulable-key" in rules.enable (did you mean "nullable-key"?)`)
+}
+
+// TestTextFitsTheTerminal: on a terminal the text report wraps its prose at
+// the terminal's width; elsewhere at the fixed 100 columns, whatever the
+// terminal would have been; a finding's first line never wraps.
+func TestTextFitsTheTerminal(t *testing.T) {
+	first := regexp.MustCompile(`^\S+:\d+:\d+: (error|warning|info) [a-z][a-z-]+`)
+	narrow := invocation{terminal: true, width: 60}.run(t, "lint", "--color", "never", paymentsTree)
+	assertCode(t, narrow, ExitFindings)
+	wide := invocation{terminal: false, width: 60}.run(t, "lint", paymentsTree)
+	if narrow.stdout == wide.stdout {
+		t.Fatal("the report on a 60-column terminal is the report for a pipe")
+	}
+	proseWidth := func(r result) (longest int, firstLines int) {
+		for _, block := range strings.Split(r.stdout, "\n\n") {
+			lines := strings.Split(block, "\n")
+			if !first.MatchString(lines[0]) {
+				continue
+			}
+			firstLines++
+			// The message: the lines after the first, up to the first
+			// fix (SQL keeps its own lines).
+			for _, l := range lines[1:] {
+				if strings.HasPrefix(l, "  fix: ") {
+					break
+				}
+				// A word longer than the line (an object's name, a
+				// related position and its first word) stays whole.
+				if len(strings.Fields(l)) > 2 {
+					longest = max(longest, len([]rune(l)))
+				}
+			}
+		}
+		return
+	}
+	longest, n := proseWidth(narrow)
+	if n < 5 || longest > 60 || longest < 40 {
+		t.Errorf("on a 60-column terminal: %d findings, longest message line %d columns, want at most 60", n, longest)
+	}
+	longest, _ = proseWidth(wide)
+	if longest <= 60 || longest > 100 {
+		t.Errorf("in a pipe: longest message line %d columns, want the fixed 100 (more than the terminal's 60)", longest)
+	}
+	for _, l := range strings.Split(narrow.stdout, "\n") {
+		if strings.Contains(l, ".sql:") && !strings.HasPrefix(l, " ") && !first.MatchString(l) {
+			t.Errorf("a position line that is not a finding's whole first line: %q", l)
+		}
+	}
 }

@@ -213,7 +213,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		fmt.Fprintf(s.Err, "inspect: catalog queries (one batch): %s\n", strings.Join(inspect.QueryNames(sess.ServerVersion), ", "))
 	}
 	newFilter.reportWritten(res, s)
-	if err := writeReport(s.Out, res, o.audit.Format, report.Options{Color: st.Color, Verbose: o.audit.Verbose}); err != nil {
+	if err := writeReport(s.Out, res, o.audit.Format, report.Options{Color: st.Color, Verbose: o.audit.Verbose, Width: s.textWidth()}); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.audit.FixSQL != "" {

@@ -19,6 +19,8 @@ import (
 	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/report"
 	"github.com/idemcheck/idemcheck/sqlparse"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 func init() { register(newLintCmd) }
@@ -232,7 +234,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, res, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
+	if err := writeReport(s.Out, res, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose, Width: s.textWidth()}); err != nil {
 		return err
 	}
 	if opts.FixSQL != "" {
@@ -311,7 +313,7 @@ func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
 func describeInputs(w io.Writer, inputs []report.Input) error {
 	for _, in := range inputs {
 		if _, err := fmt.Fprintf(w, "%s: layout %s, %s used, %s skipped, %s\n", in.Path, in.Layout,
-			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "file"), countNoun(in.Statements, "statement")); err != nil {
+			humanize.Count(len(in.Files), "file", "files"), humanize.Count(in.Skipped, "file", "files"), humanize.Count(in.Statements, "statement", "statements")); err != nil {
 			return err
 		}
 		for _, f := range in.Files {
@@ -321,13 +323,6 @@ func describeInputs(w io.Writer, inputs []report.Input) error {
 		}
 	}
 	return nil
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // reportDiagnostics converts the loader's and replayer's diagnostics for the

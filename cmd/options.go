@@ -47,6 +47,10 @@ const (
 )
 
 func (f *auditFlags) addTo(c *cobra.Command) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[reportAnnotation] = "true"
 	fl := c.Flags()
 	fl.StringVar(&f.Format, "format", "text", "output format: "+report.FormatHelp())
 	fl.StringVar(&f.FailOn, "fail-on", "warning", "lowest severity that makes the exit status 1: error, warning, info or none")

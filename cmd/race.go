@@ -66,7 +66,7 @@ func (o *raceOutput) validate(s *Streams) error {
 func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
 	var err error
 	if o.format == "json" {
-		err = racetest.WriteJSON(s.Out, res)
+		err = racetest.WriteJSON(s.Out, res, toolVersion())
 	} else {
 		err = racetest.WriteColorText(s.Out, res, o.verbose, o.colored)
 	}
