@@ -95,6 +95,68 @@ func quoteArgs(args []string) string {
 	return strings.Join(q, " ")
 }
 
+// newHelpCmd replaces cobra's help command, which prints the root's usage
+// and exits 0 for a topic it does not know: here an unknown topic is an
+// unknown command, as it is without "help".
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Example: `  idemcheck help lint
+  idemcheck help race http`,
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			target, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []string
+			for _, sub := range target.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			if len(rest) > 0 {
+				return groupArgs(target, rest)
+			}
+			return target.Help()
+		},
+	}
+}
+
+// completionExamples are the Examples of cobra's completion commands, one
+// per shell.
+var completionExamples = map[string]string{
+	"bash": `  source <(idemcheck completion bash)
+  idemcheck completion bash > /etc/bash_completion.d/idemcheck`,
+	"zsh":        `  idemcheck completion zsh > "${fpath[1]}/_idemcheck"`,
+	"fish":       `  idemcheck completion fish > ~/.config/fish/completions/idemcheck.fish`,
+	"powershell": `  idemcheck completion powershell | Out-String | Invoke-Expression`,
+}
+
+// adoptCompletionCmd creates cobra's completion command now, rather than
+// when it runs, and makes it behave as the other groups: Examples in its
+// help, and an unknown shell named as one with the nearest shell.
+func adoptCompletionCmd(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		asGroup(c)
+		c.Example = "  idemcheck completion bash > /etc/bash_completion.d/idemcheck\n  idemcheck completion zsh > \"${fpath[1]}/_idemcheck\""
+		for _, shell := range c.Commands() {
+			shell.Example = completionExamples[shell.Name()]
+		}
+	}
+}
+
 // pflag words its parse errors in a few fixed ways; these find the flag an
 // unknown-flag error is about.
 var (

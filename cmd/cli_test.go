@@ -35,6 +35,9 @@ func TestUnknownCommand(t *testing.T) {
 		{[]string{"race", "htp", "http://127.0.0.1:1/"}, `unknown command "htp" for "idemcheck race" (did you mean "http"?)`},
 		{[]string{"docs", "mna", "x"}, `unknown command "mna" for "idemcheck docs" (did you mean "man"?)`},
 		{[]string{"deploy"}, `unknown command "deploy" for "idemcheck"; "idemcheck --help" lists the commands`},
+		{[]string{"completion", "fsh"}, `unknown command "fsh" for "idemcheck completion" (did you mean "fish"?)`},
+		{[]string{"help", "lnt"}, `unknown command "lnt" for "idemcheck" (did you mean "lint"?)`},
+		{[]string{"help", "race", "htp"}, `unknown command "htp" for "idemcheck race" (did you mean "http"?)`},
 	}
 	for _, c := range cases {
 		r := run(t, c.args...)
@@ -44,10 +47,13 @@ func TestUnknownCommand(t *testing.T) {
 			t.Errorf("%v printed on stdout:\n%s", c.args, r.stdout)
 		}
 	}
-	// A group alone still shows its help.
+	// A group alone still shows its help, and so does help on a command.
 	r := run(t, "race")
 	assertCode(t, r, ExitOK)
 	assertContains(t, "stdout", r.stdout, "Available Commands:", "http", "sql", "demo")
+	r = run(t, "help", "race", "sql")
+	assertCode(t, r, ExitOK)
+	assertContains(t, "stdout", r.stdout, "Usage:\n  idemcheck race sql")
 }
 
 // TestUnknownFlag: a misspelt flag names the flag meant.
@@ -109,10 +115,10 @@ func TestUnknownRuleSuggests(t *testing.T) {
 	}
 }
 
-// walk calls f on c and every command below it that idemcheck defines
-// (cobra's own help and completion commands apart).
+// walk calls f on c and every command below it (help apart, which is
+// idemcheck's own but only shows the others' help).
 func walk(c *cobra.Command, f func(*cobra.Command)) {
-	if c.Name() == "help" || c.Name() == "completion" {
+	if c.Name() == "help" {
 		return
 	}
 	f(c)
@@ -137,8 +143,8 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			t.Errorf("%s --help has no Examples section:\n%s", c.CommandPath(), r.stdout)
 		}
 	})
-	if n < 12 {
-		t.Errorf("walked %d commands, want every one of idemcheck's (at least 12)", n)
+	if n < 17 {
+		t.Errorf("walked %d commands, want every one of idemcheck's (at least 17, the shells' completion included)", n)
 	}
 }
 

@@ -128,12 +128,14 @@ system to prove whether exactly one of them performs the effect (race).`,
 	_ = writeVersion(&v, readVersionInfo())
 	root.SetVersionTemplate(strings.ReplaceAll(v.String(), "{{", "{{`{{`}}"))
 	root.SetFlagErrorFunc(flagError)
+	root.SetHelpCommand(newHelpCmd())
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	for _, f := range subcommands {
 		root.AddCommand(f(s))
 	}
+	adoptCompletionCmd(root)
 	return root
 }
 
