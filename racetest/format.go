@@ -22,10 +22,11 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	return WriteColorText(w, res, verbose, false)
 }
 
-// WriteColorText is WriteText with, when color is set, ANSI colours on the
-// verdict (red broken, green holds, yellow inconclusive) and the warnings.
-func WriteColorText(w io.Writer, res *Result, verbose, color bool) error {
-	paint := painter(color)
+// WriteColorText is WriteText with, when colored is set, ANSI colours on
+// the verdict (red broken, green holds, yellow inconclusive) and the
+// warnings.
+func WriteColorText(w io.Writer, res *Result, verbose, colored bool) error {
+	paint := painter(colored)
 	var b strings.Builder
 	rounds := fmt.Sprintf("%d rounds", len(res.Rounds))
 	if res.StoppedEarly {
