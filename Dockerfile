@@ -25,11 +25,15 @@ RUN CGO_ENABLED=1 go build -trimpath -buildvcs=false \
 
 FROM debian:bookworm-slim
 # git for --new-from-rev; CA certificates for TLS to databases and targets.
+# Pinned to bookworm's versions so that a rebuild gets the same packages;
+# when Debian replaces one (a security update), the build fails and the pin
+# is moved on purpose (apt-cache policy git ca-certificates).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates \
+ && apt-get install -y --no-install-recommends git=1:2.39.5-0+deb12u3 ca-certificates=20250419~deb12u2 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --create-home --uid 10001 --user-group idemcheck
 COPY --from=build /out/idemcheck /usr/local/bin/idemcheck
+COPY --from=build /src/LICENSE /src/NOTICE /src/THIRD_PARTY.md /usr/share/doc/idemcheck/
 USER idemcheck
 WORKDIR /src
 ENTRYPOINT ["/usr/local/bin/idemcheck"]

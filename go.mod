@@ -3,10 +3,12 @@ module github.com/idemcheck/idemcheck
 go 1.26.0
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/fatih/color v1.19.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jinzhu/inflection v1.0.0
 	github.com/mattn/go-isatty v0.0.20
+	github.com/mattn/go-shellwords v1.0.16
 	github.com/pganalyze/pg_query_go/v5 v5.1.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2

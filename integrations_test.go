@@ -1,13 +1,22 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -109,6 +118,8 @@ type actionRun struct {
 	// step's output by name.
 	log        []string
 	stepOutput map[string]shellResult
+	// summary is the job's $GITHUB_STEP_SUMMARY, shared by its steps.
+	summary string
 }
 
 var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
@@ -200,7 +211,7 @@ func (a *actionRun) run(steps []actionStep) {
 		dir := t.TempDir()
 		outFile, pathFile := filepath.Join(dir, "output"), filepath.Join(dir, "path")
 		env := []string{"GITHUB_OUTPUT=" + outFile, "GITHUB_PATH=" + pathFile, "RUNNER_TEMP=" + dir,
-			"GITHUB_WORKSPACE=" + a.workspace,
+			"GITHUB_WORKSPACE=" + a.workspace, "GITHUB_STEP_SUMMARY=" + a.summary,
 			"PATH=" + strings.Join(append(slices.Clone(a.path), os.Getenv("PATH")), string(os.PathListSeparator))}
 		for k, v := range step.Env {
 			env = append(env, k+"="+a.expand(v))
@@ -237,6 +248,7 @@ func newActionRun(t *testing.T, workspace, baseSHA string, with map[string]strin
 		t.Fatalf("action.yml runs %q, want composite", action.Runs.Using)
 	}
 	a := &actionRun{t: t, workspace: workspace, outputs: map[string]map[string]string{}, stepOutput: map[string]shellResult{},
+		summary: filepath.Join(t.TempDir(), "step_summary.md"),
 		github: map[string]string{
 			"event.pull_request.base.sha": baseSHA,
 			"action_path":                 repoRoot(t),
@@ -263,7 +275,7 @@ func TestGitHubActionOnPullRequest(t *testing.T) {
 	a.run(action.Runs.Steps)
 
 	want := []string{
-		"uses actions/setup-go@v5 cache=false go-version=stable",
+		"uses actions/setup-go@v5 cache-dependency-path=" + repoRoot(t) + "/go.sum cache=true go-version=stable",
 		"run Install idemcheck: exit 0",
 		"run Lint migrations: exit 0",
 		"uses github/codeql-action/upload-sarif@v3 category=idemcheck sarif_file=idemcheck.sarif",
@@ -289,6 +301,17 @@ func TestGitHubActionOnPullRequest(t *testing.T) {
 		t.Errorf("annotations %q, want %q", annotated, prNewFindings)
 	}
 	mustContain(t, "the annotation step", a.stepOutput["Lint migrations"].output, "11 findings in unchanged files not shown")
+
+	// The job summary: a table with the pull request's findings, and
+	// none of the old ones.
+	summary := readFile(t, a.summary)
+	mustContain(t, "the step summary", summary, "### idemcheck\n",
+		"| severity | rule | object | where | finding |\n|---|",
+		"| error | `nullable-key` | public.payout_claims.payout_claims_once | db/migrations/000017_create_payout_claims.up.sql:7 | payout_claims.payout_claims_once (account_id, payout_ref, request_id): payout_ref may be NULL",
+		"| `unique-dropped` |")
+	if rows := strings.Count(summary, "\n| warning |") + strings.Count(summary, "\n| error |") + strings.Count(summary, "\n| info |"); rows != len(prNewFindings) {
+		t.Errorf("the step summary has %d finding rows, want the %d new findings:\n%s", rows, len(prNewFindings), summary)
+	}
 
 	// SARIF: the whole tree, 11 old findings and 3 new.
 	var sarif struct {
@@ -327,7 +350,8 @@ func TestGitHubActionShallowCheckout(t *testing.T) {
 func TestREADMEWorkflowMatchesTheAction(t *testing.T) {
 	var action actionFile
 	readYAML(t, "action.yml", &action)
-	for _, block := range readmeBlocks(t) {
+	found := false
+	for _, block := range ciBlocks(t) {
 		if block.info != "yaml" || !strings.Contains(block.text, "uses: idemcheck/idemcheck@") {
 			continue
 		}
@@ -337,8 +361,9 @@ func TestREADMEWorkflowMatchesTheAction(t *testing.T) {
 			} `yaml:"jobs"`
 		}
 		if err := yaml.Unmarshal([]byte(block.text), &wf); err != nil {
-			t.Fatalf("README.md:%d: %v", block.line, err)
+			t.Fatalf("%s:%d: %v", block.file, block.line, err)
 		}
+		found = true
 		for _, job := range wf.Jobs {
 			depth := ""
 			for _, step := range job.Steps {
@@ -347,19 +372,20 @@ func TestREADMEWorkflowMatchesTheAction(t *testing.T) {
 				}
 				if strings.HasPrefix(step.Uses, "idemcheck/idemcheck@") {
 					if depth != "0" {
-						t.Errorf("README.md:%d: checkout fetch-depth %q before the action, want 0 (--new-from-rev needs the base)", block.line, depth)
+						t.Errorf("%s:%d: checkout fetch-depth %q before the action, want 0 (--new-from-rev needs the base)", block.file, block.line, depth)
 					}
 					for k := range step.With {
 						if _, ok := action.Inputs[k]; !ok {
-							t.Errorf("README.md:%d: with: %s is not an input of action.yml", block.line, k)
+							t.Errorf("%s:%d: with: %s is not an input of action.yml", block.file, block.line, k)
 						}
 					}
 				}
 			}
 		}
-		return
 	}
-	t.Fatal("README.md has no workflow that uses idemcheck/idemcheck")
+	if !found {
+		t.Fatal("neither README.md nor docs/ci.md has a workflow that uses idemcheck/idemcheck")
+	}
 }
 
 // --- GitLab CI and Docker snippets in the README ---
@@ -380,20 +406,20 @@ type gitlabJob struct {
 func readmeGitLabJobs(t *testing.T) map[string]gitlabJob {
 	t.Helper()
 	jobs := map[string]gitlabJob{}
-	for _, block := range readmeBlocks(t) {
+	for _, block := range ciBlocks(t) {
 		if block.info != "yaml" || !strings.Contains(block.text, "CI_MERGE_REQUEST_DIFF_BASE_SHA") {
 			continue
 		}
 		var doc map[string]gitlabJob
 		if err := yaml.Unmarshal([]byte(block.text), &doc); err != nil {
-			t.Fatalf("README.md:%d: %v", block.line, err)
+			t.Fatalf("%s:%d: %v", block.file, block.line, err)
 		}
 		for name, job := range doc {
-			jobs[name+" (README.md:"+strconv.Itoa(block.line)+")"] = job
+			jobs[name+" ("+block.file+":"+strconv.Itoa(block.line)+")"] = job
 		}
 	}
 	if len(jobs) < 2 {
-		t.Fatalf("README.md has %d GitLab jobs on the merge request base, want the go install one and the image one", len(jobs))
+		t.Fatalf("README.md and docs/ci.md have %d GitLab jobs on the merge request base, want the go install one and the image one", len(jobs))
 	}
 	return jobs
 }
@@ -458,18 +484,18 @@ func TestREADMEDockerRunStep(t *testing.T) {
 	const image = " idemcheck:local "
 	var step string
 	var line int
-	for _, block := range readmeBlocks(t) {
+	for _, block := range ciBlocks(t) {
 		if block.info != "yaml" || !strings.Contains(block.text, "docker run") {
 			continue
 		}
 		var steps []actionStep
 		if err := yaml.Unmarshal([]byte(block.text), &steps); err != nil {
-			t.Fatalf("README.md:%d: %v", block.line, err)
+			t.Fatalf("%s:%d: %v", block.file, block.line, err)
 		}
 		step, line = strings.TrimSpace(steps[0].Run), block.line
 	}
 	if !strings.HasPrefix(step, "docker run ") || !strings.Contains(step, image) {
-		t.Fatalf("README.md has no `docker run ...%s...` step: %q", image, step)
+		t.Fatalf("docs/ci.md has no `docker run ...%s...` step: %q", image, step)
 	}
 	_, stages := readDockerfile(t)
 	workdir := ""
@@ -480,7 +506,7 @@ func TestREADMEDockerRunStep(t *testing.T) {
 	}
 	prefix, args, _ := strings.Cut(step, image)
 	if !strings.Contains(prefix, `-v "$PWD:`+workdir+`"`) {
-		t.Errorf("README.md:%d: %q does not mount the work tree at the image's WORKDIR %s", line, prefix, workdir)
+		t.Errorf("docs/ci.md:%d: %q does not mount the work tree at the image's WORKDIR %s", line, prefix, workdir)
 	}
 	repo, base := pullRequest(t)
 	a := &actionRun{t: t, github: map[string]string{"event.pull_request.base.sha": base}}
@@ -675,6 +701,17 @@ func TestDockerfileBuildStage(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "idemcheck")); err != nil {
 		t.Fatalf("the build stage left no /out/idemcheck: %v", err)
 	}
+	// The context is the sources alone: no fixtures, docs or benches.
+	for _, left := range []string{"testdata", "docs", "bench", "audit/testdata", ".git"} {
+		if _, err := os.Stat(filepath.Join(src, left)); err == nil {
+			t.Errorf(".dockerignore leaves %s in the build context", left)
+		}
+	}
+	for _, kept := range []string{"LICENSE", "NOTICE", "THIRD_PARTY.md"} {
+		if _, err := os.Stat(filepath.Join(src, kept)); err != nil {
+			t.Errorf("the build context lacks %s, which the image carries: %v", kept, err)
+		}
+	}
 
 	runtimeStage := stages[1]
 	var user, entrypoint, copied string
@@ -700,6 +737,19 @@ func TestDockerfileBuildStage(t *testing.T) {
 	if entrypoint == "" || entrypoint != copied {
 		t.Errorf("ENTRYPOINT %q, want the binary copied from the build stage (%q)", entrypoint, copied)
 	}
+	// Every package the runtime stage installs is pinned to a version.
+	for _, ins := range runtimeStage.instructions {
+		if ins[0] != "RUN" {
+			continue
+		}
+		for _, m := range regexp.MustCompile(`apt-get install ([^&]*)`).FindAllStringSubmatch(ins[1], -1) {
+			for _, word := range strings.Fields(strings.ReplaceAll(m[1], "\\", " ")) {
+				if !strings.HasPrefix(word, "-") && !strings.Contains(word, "=") {
+					t.Errorf("the runtime stage installs %s without a pinned version", word)
+				}
+			}
+		}
+	}
 }
 
 // copyContext copies the Docker build context: the repository's files less
@@ -716,6 +766,14 @@ func copyContext(t *testing.T, root, dst string) {
 		for _, pattern := range ignored {
 			if ok, _ := filepath.Match(pattern, rel); ok || strings.HasPrefix(rel, pattern+"/") {
 				return true
+			}
+			// Docker's "**/name" matches name at any depth.
+			if base, ok := strings.CutPrefix(pattern, "**/"); ok {
+				for _, part := range strings.Split(rel, "/") {
+					if m, _ := filepath.Match(base, part); m {
+						return true
+					}
+				}
 			}
 		}
 		return false
@@ -747,4 +805,89 @@ func copyContext(t *testing.T, root, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// install: release downloads the tag's archive and checksums.txt, checks
+// the archive against them, and puts the binary on PATH without Go. The
+// release server is a loopback one serving an archive shaped like
+// goreleaser's (.goreleaser.yaml's name_template); a tampered archive
+// fails the step.
+func TestGitHubActionInstallsARelease(t *testing.T) {
+	const tag = "v0.0.0-actiontest"
+	archive := "idemcheck_" + tag + "_linux_" + runtime.GOARCH + ".tar.gz"
+	var tgz bytes.Buffer
+	gz := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(gz)
+	bin, err := os.ReadFile(filepath.Join(binDir, "idemcheck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		name string
+		mode int64
+		data []byte
+	}{{"LICENSE", 0o644, []byte(readFile(t, "LICENSE"))}, {"idemcheck", 0o755, bin}} {
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(f.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(tgz.Bytes())
+	checksums := hex.EncodeToString(sum[:]) + "  " + archive + "\n"
+	served := map[string][]byte{"/" + tag + "/" + archive: tgz.Bytes(), "/" + tag + "/checksums.txt": []byte(checksums)}
+	var requests []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests = append(requests, r.URL.Path)
+		body, ok := served[r.URL.Path]
+		mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(body)
+	}))
+	defer srv.Close()
+
+	repo, base := pullRequest(t)
+	a, action := newActionRun(t, repo.Dir, base, map[string]string{"paths": "db/migrations", "install": "release", "version": tag, "release-url": srv.URL})
+	a.run(action.Runs.Steps)
+	if len(a.log) == 0 || a.log[0] != "skip actions/setup-go@v5" {
+		t.Errorf("steps %q: want setup-go skipped (no Go needed for a release)", a.log)
+	}
+	if !slices.Contains(a.log, "run Install idemcheck: exit 0") || a.outputs["lint"]["exit-code"] != "1" {
+		t.Fatalf("steps %q, lint exit %q; want the release installed and the findings reported\n%s", a.log, a.outputs["lint"]["exit-code"], a.stepOutput["Install idemcheck"].output)
+	}
+	mustContain(t, "Install idemcheck", a.stepOutput["Install idemcheck"].output, archive+": OK")
+	if len(requests) != 2 {
+		t.Errorf("release requests %q, want the archive and checksums.txt", requests)
+	}
+
+	// The same archive with a byte changed: the checksum refuses it and
+	// nothing is linted.
+	mu.Lock()
+	bad := slices.Clone(tgz.Bytes())
+	bad[len(bad)/2] ^= 0xff
+	served["/"+tag+"/"+archive] = bad
+	mu.Unlock()
+	a, action = newActionRun(t, repo.Dir, base, map[string]string{"paths": "db/migrations", "install": "release", "version": tag, "release-url": srv.URL})
+	a.run(action.Runs.Steps)
+	if !slices.Contains(a.log, "run Install idemcheck: exit 1") || slices.Contains(a.log, "run Lint migrations: exit 0") {
+		t.Errorf("steps %q: want the install to fail on the checksum and no lint run", a.log)
+	}
+	mustContain(t, "Install idemcheck", a.stepOutput["Install idemcheck"].output, "FAILED")
+
+	// install: release without a version says what is missing.
+	a, action = newActionRun(t, repo.Dir, base, map[string]string{"paths": "db/migrations", "install": "release", "release-url": srv.URL})
+	a.run(action.Runs.Steps)
+	mustContain(t, "Install idemcheck", a.stepOutput["Install idemcheck"].output, "install: release needs version")
 }

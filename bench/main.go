@@ -8,7 +8,7 @@
 // bare catalog query.
 //
 //	go run ./bench
-//	go run ./bench -readme README.md   # and write the table into the README
+//	go run ./bench -readme docs/performance.md   # and write the table into that page
 //
 // Corpora are generated deterministically under bench/out (git-ignored).
 // It needs the PostgreSQL server of IDEMCHECK_TEST_DSN and psql for the
@@ -38,7 +38,7 @@ func main() {
 	flag.StringVar(&o.dsn, "dsn", defaultDSN(), "PostgreSQL server for the psql replay and inspect rows (IDEMCHECK_TEST_DSN)")
 	flag.IntVar(&o.runs, "runs", 5, "runs of lint and of the parse baseline per corpus; the best of each is reported")
 	flag.BoolVar(&o.skipServer, "skip-server", false, "leave out the rows that need PostgreSQL")
-	flag.StringVar(&o.readme, "readme", "", "also write the table into this README, between its bench markers")
+	flag.StringVar(&o.readme, "readme", "", "also write the table into this page (docs/performance.md), between its bench markers")
 	flag.Parse()
 	if err := run(o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

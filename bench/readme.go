@@ -6,11 +6,12 @@ import (
 	"os"
 )
 
-// The README's performance table lies between these two lines, so that one
-// bench run can rewrite it whole (-readme README.md) and no figure in it is
-// copied by hand from another run.
+// The performance table of docs/performance.md lies between these two
+// lines, so that one bench run can rewrite it whole (-readme
+// docs/performance.md) and no figure in it is copied by hand from another
+// run.
 const (
-	readmeStart = "<!-- bench:start (go run ./bench -readme README.md writes this table) -->\n"
+	readmeStart = "<!-- bench:start (go run ./bench -readme docs/performance.md writes this table) -->\n"
 	readmeEnd   = "<!-- bench:end -->\n"
 )
 

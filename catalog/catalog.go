@@ -247,6 +247,12 @@ type ForeignKey struct {
 	// restrict, "c" cascade, "n" set null, "d" set default.
 	OnDelete string
 	Pos      Pos
+	// RefIndex is the unique index of RefTable the key depends on, as the
+	// server records it (pg_constraint.conindid): the primary key for a
+	// key written without columns, else the first index created that
+	// matches. DROP INDEX and DROP CONSTRAINT on it are refused without
+	// CASCADE and drop the key with it. Nil when not known (inspect).
+	RefIndex *Index
 }
 
 // ForeignKeyOn returns a foreign key of the table that column is part of,

@@ -36,7 +36,7 @@ docs/rules.md carries (scripts/regen.sh keeps it current).`,
 	})
 	docs.AddCommand(&cobra.Command{
 		Use:     "rules-table",
-		Short:   "Print the rule table (Markdown) from the rule docs",
+		Short:   "Print the rule table of docs/rules.md (Markdown) from the rule docs",
 		Example: `  idemcheck docs rules-table > rules-table.md`,
 		Args:    noArgs(""),
 		RunE: func(c *cobra.Command, args []string) error {

@@ -12,23 +12,23 @@ import (
 )
 
 const (
-	readmePath  = "../README.md"
+	rulesPage   = "../docs/rules.md"
 	rulesStart  = "<!-- rules:start -->"
 	rulesEnd    = "<!-- rules:end -->"
 	regenerator = "scripts/regen.sh"
 )
 
-// TestReadmeRuleTable fails when the README's rule table is not what the
-// rule docs generate, so the table can never drift from the rules.
-func TestReadmeRuleTable(t *testing.T) {
-	data, err := os.ReadFile(readmePath)
+// TestRulesPageTable fails when the rule table of docs/rules.md is not
+// what the rule docs generate, so the table can never drift from the rules.
+func TestRulesPageTable(t *testing.T) {
+	data, err := os.ReadFile(rulesPage)
 	if err != nil {
-		t.Fatalf("%v: the README must hold the rule table between %s and %s", err, rulesStart, rulesEnd)
+		t.Fatalf("%v: docs/rules.md must hold the rule table between %s and %s", err, rulesStart, rulesEnd)
 	}
 	text := string(data)
 	start, end := strings.Index(text, rulesStart), strings.Index(text, rulesEnd)
 	if start < 0 || end < start {
-		t.Fatalf("README.md has no %s ... %s block: add the two markers on lines of their own where the rule table goes, then run %s", rulesStart, rulesEnd, regenerator)
+		t.Fatalf("docs/rules.md has no %s ... %s block: add the two markers on lines of their own where the rule table goes, then run %s", rulesStart, rulesEnd, regenerator)
 	}
 	want := "\n" + report.RulesTable(audit.Rules)
 	got := text[start+len(rulesStart) : end]
@@ -36,12 +36,12 @@ func TestReadmeRuleTable(t *testing.T) {
 		return
 	}
 	if golden.Update() {
-		if err := os.WriteFile(readmePath, []byte(text[:start+len(rulesStart)]+want+text[end:]), 0o644); err != nil {
+		if err := os.WriteFile(rulesPage, []byte(text[:start+len(rulesStart)]+want+text[end:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("the rule table in README.md is stale; run %s\n%s", regenerator, golden.Diff(got, want))
+	t.Errorf("the rule table in docs/rules.md is stale; run %s\n%s", regenerator, golden.Diff(got, want))
 }
 
 func TestDocsRulesTable(t *testing.T) {

@@ -31,6 +31,9 @@ type inspectOptions struct {
 	LockTimeout time.Duration
 	Deadline    time.Duration
 	Data        bool
+	// AllowEmpty is --allow-empty: a database with no table in the
+	// schemas inspected passes instead of exiting 2.
+	AllowEmpty bool
 	// pgVersionSet is true when --pg-version was given: it then overrides
 	// the server's own version for fixes.
 	pgVersionSet bool
@@ -54,7 +57,10 @@ read-only transaction and runs the same rules as lint, plus invalid-unique-index
 
 Connection settings follow libpq: --dsn (a postgres:// URL or key=value
 settings), else DATABASE_URL, else the PG* environment variables, ~/.pgpass
-and service files. With --data it also counts, for each finding, the rows that
+and service files. With none of --dsn, DATABASE_URL, PGHOST, PGHOSTADDR,
+PGPORT, PGDATABASE, PGUSER or PGSERVICE, inspect exits 2 rather than guess a
+database; the report's first line names the one it read. A database with no
+table in the schemas inspected exits 2 unless --allow-empty. With --data it also counts, for each finding, the rows that
 hold NULL in the key and the groups of rows that already collide.`,
 		Example: `  idemcheck inspect --dsn postgres://postgres@127.0.0.1:5432/payments
   DATABASE_URL=postgres://app@db.internal/payments idemcheck inspect --data --format json
@@ -87,6 +93,7 @@ hold NULL in the key and the groups of rows that already collide.`,
 	defaultIs(c, "pg-version", "the server's own version")
 	fl.DurationVar(&opts.Deadline, "deadline", 0, "bound on the whole run, connecting, the catalog and every count included (default: none)")
 	fl.BoolVar(&opts.Data, "data", false, "also count NULL keys and colliding rows (reads table data)")
+	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "pass on a database with no table in the schemas inspected (without it, exit 2)")
 	return c
 }
 
@@ -178,11 +185,16 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if pr != nil {
 		pr.target, pr.cfg.Major = pgVersion, pgVersion
 	}
+	var diags []report.Diagnostic
+	if snap.Tables == 0 && !o.AllowEmpty {
+		diags = append(diags, report.Diagnostic{Level: report.LevelError, Message: emptyDatabase(sess, st.filter)})
+	}
 	res, err := pipeline.Run(pipeline.Input{
-		Catalog:    snap.Catalog,
-		Directives: configDirectives(o.config),
-		Inputs:     []report.Input{{Path: where(sess), Layout: "live"}},
-		Summary:    report.Summary{Live: true, Tables: snap.Tables, RoundTrips: catalogTrips},
+		Catalog:     snap.Catalog,
+		Directives:  configDirectives(o.config),
+		Diagnostics: diags,
+		Inputs:      []report.Input{{Path: where(sess), Layout: "live"}},
+		Summary:     report.Summary{Live: true, Tables: snap.Tables, RoundTrips: catalogTrips},
 	}, pipeline.Options{
 		Rules:       st.Rules,
 		Audit:       audit.Options{PGVersion: pgVersion, Live: true},
@@ -204,6 +216,8 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	res.Doc.Database = &report.Database{Host: sess.Host, Port: sess.Port, Database: sess.Database, User: sess.User,
+		Version: fmt.Sprintf("%d.%d", sess.ServerMajor(), sess.ServerVersion%10000)}
 	if o.audit.Verbose {
 		fmt.Fprintf(s.Err, "inspect: %s, PostgreSQL %d.%d: %d tables, %d indexes read in %d round trips\n",
 			where(sess), sess.ServerMajor(), sess.ServerVersion%10000, snap.Tables, snap.Indexes, catalogTrips)
@@ -236,6 +250,19 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 // where names the database without any secret: postgres://user@host:port/db.
 func where(sess *inspect.Session) string {
 	return fmt.Sprintf("postgres://%s@%s:%d/%s", sess.User, sess.Host, sess.Port, sess.Database)
+}
+
+// emptyDatabase is the input error of a database with no table to audit:
+// most often not the database the user meant (libpq's default, a fresh
+// one, another schema), and never a pass.
+func emptyDatabase(sess *inspect.Session, f inspect.Filter) string {
+	in := "in any schema but the system ones"
+	if len(f.Schemas) > 0 {
+		in = "in the schemas matching " + strings.Join(f.Schemas, ", ")
+	}
+	return fmt.Sprintf("database %s on %s:%d has no table %s, so there is nothing to audit: "+
+		"check --dsn, DATABASE_URL or the PG* variables name the database you meant, or give --allow-empty to accept an empty one",
+		sess.Database, sess.Host, sess.Port, in)
 }
 
 // runDataChecks counts, for each finding about nullable key parts, the rows

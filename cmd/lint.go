@@ -64,7 +64,8 @@ func newLintCmd(s *Streams) *cobra.Command {
 		Short: "Check migration trees, single files and schema dumps ('-' reads stdin)",
 		Long: `lint replays migration trees (golang-migrate, goose, dbmate, sql-migrate,
 tern, Flyway, Liquibase, diesel/sqlx/refinery, Prisma, sqitch, Temporal's
-versioned folders, plain directories; detected, or named with --layout),
+versioned folders, Synapse's full schemas and deltas, plain directories;
+detected, or named with --layout),
 single SQL files, schema dumps, Rails db/schema.rb and Prisma schemas into a
 model of the database, and reports the unique indexes that do not stop
 duplicates. Beside SQL migrations a schema.rb or schema.prisma is only
@@ -288,6 +289,11 @@ func lintDirectives(loaded *sqlparse.LoadResult, spans map[string][]audit.Span, 
 // name files from the repository root, found from the working directory.
 func writeReport(w io.Writer, res *pipeline.Result, format string, opts report.Options) error {
 	opts.Paths.Root, opts.Paths.Prefix = repoRoot()
+	if format == "github" {
+		// On a GitHub runner the findings table also goes to the job's
+		// summary page.
+		opts.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
+	}
 	return res.Write(w, format, opts)
 }
 

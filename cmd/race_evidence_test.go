@@ -256,8 +256,14 @@ func TestRaceHTTPEffectCmd(t *testing.T) {
 		t.Errorf("the command's arguments were not passed as given:\n%s", calls)
 	}
 	code, _, errs = runCmd(t, "race", "http", "-H", keyFlag, "--effect-cmd", "'unterminated", srv.URL)
-	if code != ExitUsage || !strings.Contains(errs, "unterminated single quote") {
+	if code != ExitUsage || !strings.Contains(errs, "an unterminated quote") {
 		t.Errorf("a bad --effect-cmd: exit %d, %s", code, errs)
+	}
+	// A pipe is shell syntax: passed on as an argument, it would make the
+	// count come from a different command than the user wrote.
+	code, _, errs = runCmd(t, "race", "http", "-H", keyFlag, "--effect-cmd", script+" x | wc -l", srv.URL)
+	if code != ExitUsage || !strings.Contains(errs, `"|" at byte`) || !strings.Contains(errs, "sh -c") {
+		t.Errorf("--effect-cmd with a pipe: exit %d, %s", code, errs)
 	}
 	code, _, errs = runCmd(t, "race", "http", "--effect-url", srv.EffectsURL, "--effect-cmd", script, srv.URL)
 	if code != ExitUsage || !strings.Contains(errs, "give one effect oracle") {

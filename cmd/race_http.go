@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mattn/go-shellwords"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/idemcheck/idemcheck/inspect"
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/idemcheck/idemcheck/racetest/httprace"
 	"github.com/idemcheck/idemcheck/racetest/sqlrace"
@@ -131,9 +133,9 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.refuse, "refuse", "409,425", "statuses that mean the gate refused the request")
 	f.StringVar(&o.inFlight, "in-flight", "202", "statuses that accepted the request for later without performing it yet, an outcome of their own (none for no such class); --win overrides it only by naming the status itself")
 	f.BoolVar(&o.sameKey, "same-key", false, "send one key in every round on purpose: round 1 races it, later rounds retry it after it finished (without it, rounds that would send identical requests are a usage error)")
-	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn)")
+	f.StringVar(&o.effect, "effect-sql", "", "query counting the effect for key $1 (or the --effect-param values), run before and after each round (needs --dsn, DATABASE_URL or PGHOST/PGDATABASE)")
 	f.StringArrayVar(&o.effParams, "effect-param", nil, "a parameter of --effect-sql, in order ($1, $2, ...): a template such as '{{uuid}}', bound as a value (repeatable; default one, '{{key}}')")
-	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL)")
+	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection for --effect-sql (default DATABASE_URL, then PG* variables)")
 	f.StringVar(&o.effURL, "effect-url", "", "URL counting the effect for {{key}}: GET, a bare integer back")
 	f.StringVar(&o.effCmd, "effect-cmd", "", "command counting the effect: 'CMD ARGS...', split into words without a shell; the key is its last argument and in IDEMCHECK_KEY")
 	f.StringVar(&o.marker, "replay-header", "Idempotent-Replayed: true", "the header by which the server marks a replay, 'Name: value'; given, it is evidence: an unmarked success beside a win is a second win")
@@ -258,8 +260,10 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 	p.SameKey = o.sameKey
 	if o.effect != "" && o.dsn == "" {
 		o.dsn = raceGetenv(s, "DATABASE_URL")
-		if o.dsn == "" {
-			return p, usageError("--effect-sql needs --dsn (or DATABASE_URL)")
+		// The same rule as inspect and race sql: with no database named,
+		// libpq's defaults would be a guess.
+		if err := inspect.Given(o.dsn, func(k string) string { return raceGetenv(s, k) }); err != nil {
+			return p, usageError("--effect-sql: %v", err)
 		}
 	}
 	oracles := 0
@@ -322,53 +326,21 @@ func (o *raceHTTPOptions) oracle(ctx context.Context, p *httprace.Probe) (func()
 	return func() {}, nil
 }
 
-// splitWords splits a command line into words as a POSIX shell would for
-// quotes and backslashes, without running a shell: no variables, globs or
-// operators.
+// splitWords splits --effect-cmd into words as a POSIX shell would for
+// quotes and backslashes (github.com/mattn/go-shellwords), without running
+// a shell: no variables, command substitution, globs or operators. An
+// unquoted operator (| ; & < >) is refused rather than passed on as an
+// argument, since the command would not do what it says.
 func splitWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("%q: unterminated single quote", s)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("%q: unterminated double quote", s)
-			}
-			inWord = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
+	p := shellwords.NewParser()
+	p.ParseEnv, p.ParseBacktick = false, false
+	words, err := p.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q: an unterminated quote or a trailing backslash", s)
 	}
-	if inWord {
-		words = append(words, cur.String())
+	if p.Position >= 0 {
+		return nil, fmt.Errorf("%q: %q at byte %d is shell syntax, and the command runs without a shell: "+
+			"give the shell itself, e.g. --effect-cmd 'sh -c \"...\"'", s, s[p.Position:p.Position+1], p.Position+1)
 	}
 	if len(words) == 0 {
 		return nil, fmt.Errorf("no command given")

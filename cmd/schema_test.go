@@ -156,6 +156,7 @@ func TestInspectJSONMatchesSchema(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
 		}
 		validate(t, s, strings.Join(args[3:], " "), out)
+		assertContains(t, "inspect", out, `"database": {`)
 		if len(extra) > 0 && !strings.Contains(out, `"null_rows"`) {
 			t.Errorf("%v: no data counts to validate:\n%s", args, out)
 		}

@@ -21,8 +21,6 @@ import (
 // the commit "unknown".
 var version, commit string
 
-const pgQueryModule = "github.com/pganalyze/pg_query_go/v5"
-
 func init() { register(newVersionCmd) }
 
 func newVersionCmd(s *Streams) *cobra.Command {
@@ -49,7 +47,7 @@ type versionInfo struct {
 }
 
 func readVersionInfo() versionInfo {
-	v := versionInfo{Version: toolVersion(), Commit: "unknown", PGQuery: "unknown", Grammar: grammarVersion()}
+	v := versionInfo{Version: toolVersion(), Commit: "unknown", PGQuery: sqlparse.ParserVersion(), Grammar: grammarVersion()}
 	if commit != "" {
 		v.Commit = commit
 	}
@@ -70,11 +68,6 @@ func readVersionInfo() versionInfo {
 		// A stamped commit is the one the release was built from; the tree
 		// it was built in may have had no git metadata at all.
 		v.Commit, v.Modified = commit, false
-	}
-	for _, dep := range bi.Deps {
-		if dep.Path == pgQueryModule {
-			v.PGQuery = dep.Version
-		}
 	}
 	return v
 }

@@ -127,4 +127,18 @@ func TestMatch(t *testing.T) {
 			t.Errorf("Match(%q) = %v, want %v", file, got, want)
 		}
 	}
+	// Alternatives and a leading **.
+	c = &Config{Dir: "/repo", Include: []string{"**/migrations/*.{up,sql}.sql"}, Exclude: []string{"**/testdata/**"}}
+	cases = map[string]bool{
+		"/repo/db/migrations/0001_init.up.sql":      true,
+		"/repo/migrations/0001_init.sql.sql":        true,
+		"/repo/db/migrations/0001_init.down.sql":    false,
+		"/repo/pkg/testdata/migrations/0001.up.sql": false,
+		"/repo/services/a/migrations/0003_x.up.sql": true,
+	}
+	for file, want := range cases {
+		if got := c.Match(file); got != want {
+			t.Errorf("Match(%q) = %v, want %v", file, got, want)
+		}
+	}
 }

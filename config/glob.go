@@ -1,16 +1,19 @@
 package config
 
 import (
-	"path"
+	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Match reports whether file (a path as the user gave it) falls under the
 // include and exclude globs: included when there are no include globs or
 // one matches, and not excluded. Globs are relative to the configuration
-// file's directory, use "/" and path.Match syntax, and "**" matches any
-// number of directories.
+// file's directory, use "/" and doublestar's syntax
+// (github.com/bmatcuk/doublestar): "**" matches any number of directories,
+// {a,b} either alternative, [abc] a character class.
 func (c *Config) Match(file string) bool {
 	if c == nil || len(c.Include) == 0 && len(c.Exclude) == 0 {
 		return true
@@ -42,44 +45,18 @@ func (c *Config) relative(file string) string {
 
 func anyGlob(globs []string, p string) bool {
 	for _, g := range globs {
-		if matchGlob(strings.Split(strings.Trim(g, "/"), "/"), strings.Split(p, "/")) {
+		if ok, _ := doublestar.Match(strings.Trim(g, "/"), p); ok {
 			return true
 		}
 	}
 	return false
 }
 
-// matchGlob matches path segments against glob segments, "**" standing for
-// zero or more segments.
-func matchGlob(glob, segs []string) bool {
-	for len(glob) > 0 {
-		if glob[0] == "**" {
-			for i := 0; i <= len(segs); i++ {
-				if matchGlob(glob[1:], segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(glob[0], segs[0]); !ok {
-			return false
-		}
-		glob, segs = glob[1:], segs[1:]
-	}
-	return len(segs) == 0
-}
-
+// checkGlob refuses a glob doublestar cannot use, so that a typo is an
+// error when the config is read, not a glob that silently matches nothing.
 func checkGlob(g string) error {
-	for _, seg := range strings.Split(g, "/") {
-		if seg == "**" {
-			continue
-		}
-		if _, err := path.Match(seg, ""); err != nil {
-			return err
-		}
+	if !doublestar.ValidatePattern(g) {
+		return fmt.Errorf("a [ or { without its closing ] or }, or a trailing backslash")
 	}
 	return nil
 }

@@ -365,7 +365,14 @@ func prismaFixtures(t *testing.T) []string {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Prisma fixtures: %v", err)
 	}
-	return files
+	// The grammar schemas (every argument form Prisma accepts, which
+	// cmd's TestPrismaGrammar has prisma validate check) are held to
+	// Prisma's own DDL too: same unique indexes by name and key.
+	grammar, err := filepath.Glob(filepath.Join(fixtureRoot, "prisma_grammar", "*.prisma"))
+	if err != nil || len(grammar) == 0 {
+		t.Fatalf("no Prisma grammar schemas: %v", err)
+	}
+	return append(files, grammar...)
 }
 
 // execScript runs a migration script the way Prisma applies one: all of it

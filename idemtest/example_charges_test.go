@@ -73,8 +73,8 @@ func countRows(db *pgxpool.Pool, table string) func(ctx context.Context, key str
 }
 
 // This example races a read-then-write charge handler and its fix. In your
-// own tests each race goes in a Test function, with the test's t; the
-// README's "In your own tests" has the whole file, and the tables.
+// own tests each race goes in a Test function, with the test's t;
+// docs/idemtest.md has the whole file, and the tables.
 func Example_readThenWriteAndItsFix() {
 	var t *testing.T // your Test function's t
 	db, err := pgxpool.New(context.Background(), os.Getenv("DATABASE_URL"))

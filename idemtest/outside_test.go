@@ -15,8 +15,8 @@ import (
 	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
-// TestREADMEExampleInAnOutsideModule is the acceptance test of the library:
-// the README's "In your own tests" file goes into a throwaway module outside
+// TestDocsExampleInAnOutsideModule is the acceptance test of the library:
+// the Go file of docs/idemtest.md goes into a throwaway module outside
 // this repository (a replace directive points at it), on a throwaway
 // database, and go test runs there as a user's would:
 //
@@ -28,23 +28,23 @@ import (
 //   - under -race and -count=3 the passing tests pass every time, and the
 //     broken ones fail every time.
 //
-// The README's handlers must be the package example's, so that what the
+// The page's handlers must be the package example's, so that what the
 // example shows is what this test proves.
-func TestREADMEExampleInAnOutsideModule(t *testing.T) {
+func TestDocsExampleInAnOutsideModule(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	page, err := os.ReadFile(filepath.Join(root, "docs", "idemtest.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := readmeExample(t, string(readme))
+	src := pageExample(t, string(page))
 	example, err := os.ReadFile("example_charges_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"chargeReadThenWrite", "chargeOnConflict", "countRows"} {
 		if a, b := funcSource(t, src, name), funcSource(t, string(example), name); a != b {
-			t.Errorf("the README's %s differs from example_charges_test.go's:\n%s\n--- example:\n%s", name, a, b)
+			t.Errorf("docs/idemtest.md's %s differs from example_charges_test.go's:\n%s\n--- example:\n%s", name, a, b)
 		}
 	}
 
@@ -97,7 +97,7 @@ func TestREADMEExampleInAnOutsideModule(t *testing.T) {
 	} {
 		out, ok := goTest(r.env, r.args...)
 		if ok {
-			t.Errorf("%s passed, but two of the README's tests must fail:\n%s", r.name, out)
+			t.Errorf("%s passed, but two of the page's tests must fail:\n%s", r.name, out)
 		}
 		for test, verdict := range map[string]string{
 			"TestChargeReadThenWrite": "FAIL", "TestChargeClaim": "FAIL",
@@ -128,21 +128,16 @@ func repoRoot(t *testing.T) string {
 	return filepath.Dir(strings.TrimSpace(string(out)))
 }
 
-// readmeExample is the Go file of the README's "In your own tests".
-func readmeExample(t *testing.T, readme string) string {
+// pageExample is the Go file of docs/idemtest.md: its first Go block.
+func pageExample(t *testing.T, page string) string {
 	t.Helper()
-	_, section, ok := strings.Cut(readme, "\n## In your own tests\n")
+	_, code, ok := strings.Cut(page, "\n```go\n")
 	if !ok {
-		t.Fatal(`README.md has no section "In your own tests"`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	_, code, ok := strings.Cut(section, "\n```go\n")
-	if !ok {
-		t.Fatal(`"In your own tests" has no Go code block`)
+		t.Fatal("docs/idemtest.md has no Go code block")
 	}
 	code, _, ok = strings.Cut(code, "\n```\n")
 	if !ok {
-		t.Fatal(`"In your own tests": the Go code block does not end`)
+		t.Fatal("docs/idemtest.md: the Go code block does not end")
 	}
 	return code + "\n"
 }

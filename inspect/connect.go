@@ -110,6 +110,33 @@ func (c Config) connString() string {
 	return c.getenv("DATABASE_URL")
 }
 
+// DatabaseVars are the libpq environment variables that name a database or
+// the way to it: with none of them set, and neither --dsn nor DATABASE_URL,
+// there is no database given, and libpq's fallbacks (the local socket, the
+// login name as user and database) would be a guess.
+var DatabaseVars = []string{"PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"}
+
+// ErrNoDatabase is the refusal to guess a database.
+var ErrNoDatabase = errors.New("no database given: use --dsn, DATABASE_URL or PGHOST/PGDATABASE")
+
+// Given returns ErrNoDatabase when dsn is empty and getenv finds neither
+// DATABASE_URL nor any of DatabaseVars set; nil otherwise. getenv nil
+// means the process environment.
+func Given(dsn string, getenv func(string) string) error {
+	if strings.TrimSpace(dsn) != "" {
+		return nil
+	}
+	if getenv == nil {
+		getenv = osGetenv
+	}
+	for _, k := range append([]string{"DATABASE_URL"}, DatabaseVars...) {
+		if getenv(k) != "" {
+			return nil
+		}
+	}
+	return ErrNoDatabase
+}
+
 // ConnectError is a failed connection, said in one line: where we tried to
 // connect, as whom, and the server's (or the network's) reason. It never holds
 // the password.

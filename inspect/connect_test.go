@@ -5,15 +5,26 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/idemcheck/idemcheck/internal/testkit/pgtest"
 )
 
 // Every failed connection must name where and as whom, give the reason, and
 // never show the password, whichever way the password was given.
 func TestConnectErrorsHideThePassword(t *testing.T) {
 	adminConn(t).Close(context.Background()) // skip without a server
+	// The tests' server, which need not be on 5432 (a throwaway cluster).
+	cc, err := pgx.ParseConfig(pgtest.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port := cc.Host, strconv.Itoa(int(cc.Port))
 	const secret = "Tr0ub4dor-and-3"
 	pgpass := filepath.Join(t.TempDir(), "pgpass")
 	if err := os.WriteFile(pgpass, []byte("*:*:*:*:"+secret+"\n"), 0o600); err != nil {
@@ -28,14 +39,14 @@ func TestConnectErrorsHideThePassword(t *testing.T) {
 	}{
 		{
 			name:   "URL, missing database",
-			dsn:    "postgres://postgres:" + secret + "@127.0.0.1:5432/idemcheck_no_such_db?sslmode=disable",
-			want:   []string{"host=127.0.0.1", "port=5432", "user=postgres", "database=idemcheck_no_such_db"},
+			dsn:    "postgres://postgres:" + secret + "@" + host + ":" + port + "/idemcheck_no_such_db?sslmode=disable",
+			want:   []string{"host=" + host, "port=" + port, "user=postgres", "database=idemcheck_no_such_db"},
 			reason: "does not exist",
 		},
 		{
 			name:   "key=value, missing role",
-			dsn:    "host=127.0.0.1 port=5432 user=idemcheck_no_such_role dbname=postgres sslmode=disable password='" + secret + "'",
-			want:   []string{"host=127.0.0.1", "user=idemcheck_no_such_role", "database=postgres"},
+			dsn:    "host=" + host + " port=" + port + " user=idemcheck_no_such_role dbname=postgres sslmode=disable password='" + secret + "'",
+			want:   []string{"host=" + host, "user=idemcheck_no_such_role", "database=postgres"},
 			reason: "does not exist",
 		},
 		{
@@ -47,15 +58,15 @@ func TestConnectErrorsHideThePassword(t *testing.T) {
 		},
 		{
 			name:   "pgpass, missing role",
-			dsn:    "host=127.0.0.1 port=5432 user=idemcheck_no_such_role dbname=postgres sslmode=disable",
+			dsn:    "host=" + host + " port=" + port + " user=idemcheck_no_such_role dbname=postgres sslmode=disable",
 			env:    map[string]string{"PGPASSFILE": pgpass},
 			want:   []string{"user=idemcheck_no_such_role"},
 			reason: "does not exist",
 		},
 		{
 			name:   "PG variables only, missing database",
-			env:    map[string]string{"PGHOST": "127.0.0.1", "PGPORT": "5432", "PGUSER": "postgres", "PGDATABASE": "idemcheck_nope", "PGPASSWORD": secret, "PGSSLMODE": "disable"},
-			want:   []string{"port=5432", "database=idemcheck_nope"},
+			env:    map[string]string{"PGHOST": host, "PGPORT": port, "PGUSER": "postgres", "PGDATABASE": "idemcheck_nope", "PGPASSWORD": secret, "PGSSLMODE": "disable"},
+			want:   []string{"port=" + port, "database=idemcheck_nope"},
 			reason: "does not exist",
 		},
 	}

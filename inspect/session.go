@@ -64,6 +64,9 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	if err := Given(cfg.DSN, cfg.getenv); err != nil {
+		return nil, err
+	}
 	cc, scrub, err := parseConfig(cfg)
 	if err != nil {
 		return nil, err

@@ -1,136 +1,39 @@
 package prove
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-)
 
-// cluster is a throwaway PostgreSQL: initdb in a temporary directory,
-// started by pg_ctl on a free loopback port, stopped and removed by stop.
-type cluster struct {
-	dir, data, bin string
-	port           int
-	// cred runs the programs as an unprivileged user when idemcheck runs as
-	// root, which initdb refuses.
-	cred *syscall.Credential
-	env  []string
-}
+	"github.com/idemcheck/idemcheck/internal/pgcluster"
+)
 
 // FindServerPrograms returns the directory holding initdb and pg_ctl:
 // from PATH, else pg_config --bindir, else Debian's per-version
 // directories (the target's major version first, then the newest). It
 // also lists where it looked.
 func FindServerPrograms(cfg Config) (string, []string) {
-	var looked []string
-	getenv := cfg.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	path := filepath.SplitList(getenv("PATH"))
-	for _, dir := range path {
-		if dir != "" && hasServerPrograms(dir) {
-			return dir, looked
-		}
-	}
-	looked = append(looked, "PATH")
-	if cfgBin := lookIn(path, "pg_config"); cfgBin != "" {
-		out, err := exec.Command(cfgBin, "--bindir").Output()
-		if dir := strings.TrimSpace(string(out)); err == nil && hasServerPrograms(dir) {
-			return dir, looked
-		}
-		looked = append(looked, "pg_config --bindir ("+strings.TrimSpace(string(out))+")")
-	} else {
-		looked = append(looked, "pg_config (not on PATH)")
-	}
-	if cfg.DebianRoot != "" {
-		entries, _ := os.ReadDir(cfg.DebianRoot)
-		var majors []int
-		for _, e := range entries {
-			if n, err := strconv.Atoi(e.Name()); err == nil && hasServerPrograms(filepath.Join(cfg.DebianRoot, e.Name(), "bin")) {
-				majors = append(majors, n)
-			}
-		}
-		slices.SortFunc(majors, func(a, b int) int {
-			switch {
-			case a == cfg.Major:
-				return -1
-			case b == cfg.Major:
-				return 1
-			}
-			return b - a
-		})
-		if len(majors) > 0 {
-			return filepath.Join(cfg.DebianRoot, strconv.Itoa(majors[0]), "bin"), looked
-		}
-		looked = append(looked, cfg.DebianRoot+"/<N>/bin")
-	}
-	return "", looked
+	return pgcluster.FindServerPrograms(cfg.Getenv, cfg.DebianRoot, cfg.Major)
 }
 
-func hasServerPrograms(dir string) bool {
-	for _, p := range []string{"initdb", "pg_ctl", "postgres"} {
-		if !executable(filepath.Join(dir, p)) {
-			return false
-		}
-	}
-	return true
-}
-
-func lookIn(path []string, name string) string {
-	for _, dir := range path {
-		if p := filepath.Join(dir, name); dir != "" && executable(p) {
-			return p
-		}
-	}
-	return ""
-}
-
-func executable(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && !info.IsDir() && info.Mode()&0o111 != 0
-}
-
-// unprivilegedUsers are the users a throwaway cluster runs as when
-// idemcheck runs as root, in order of preference.
-var unprivilegedUsers = []string{"postgres", "nobody"}
-
-// runAs returns the credential for running the cluster's programs: none
-// for an ordinary user, an unprivileged user's for root.
+// runAs returns the credential the cluster's programs run with (an
+// unprivileged user's when idemcheck runs as root), and what to do when
+// there is none.
 func runAs() (*syscall.Credential, string, error) {
-	if os.Geteuid() != 0 {
-		return nil, "", nil
-	}
-	for _, name := range unprivilegedUsers {
-		u, err := user.Lookup(name)
-		if err != nil {
-			continue
+	cred, who, err := pgcluster.RunAs()
+	if err != nil {
+		if rest, ok := strings.CutPrefix(err.Error(), "this runs as root, "); ok {
+			return nil, "", fmt.Errorf("--prove: idemcheck runs as root, %s: give --scratch-dsn, or run idemcheck as another user", rest)
 		}
-		uid, err1 := strconv.ParseUint(u.Uid, 10, 32)
-		gid, err2 := strconv.ParseUint(u.Gid, 10, 32)
-		if err1 != nil || err2 != nil || uid == 0 {
-			continue
-		}
-		return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, name, nil
+		return nil, "", fmt.Errorf("--prove: %w", err)
 	}
-	return nil, "", fmt.Errorf("--prove: idemcheck runs as root, initdb refuses to run as root, and this machine has no "+
-		"unprivileged user to run the throwaway cluster as (looked for %s): give --scratch-dsn, or run idemcheck as another user",
-		strings.Join(unprivilegedUsers, ", "))
+	return cred, who, nil
 }
 
+// openCluster starts a throwaway cluster and connects to it.
 func openCluster(ctx context.Context, cfg Config) (*Server, error) {
 	bin, looked := FindServerPrograms(cfg)
 	if bin == "" {
@@ -140,142 +43,32 @@ func openCluster(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := startCluster(ctx, bin, cred, cfg.Getenv)
+	c, err := pgcluster.Start(ctx, bin, cred, cfg.Getenv)
 	if err != nil {
 		if who != "" {
 			err = fmt.Errorf("%w (running as %s, since initdb refuses root)", err, who)
 		}
-		return nil, err
+		return nil, fmt.Errorf("--prove: %w", err)
 	}
-	pc, err := pgx.ParseConfig(fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", c.port))
+	pc, err := pgx.ParseConfig(fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", c.Port))
 	if err != nil {
-		c.stop()
+		c.Stop()
 		return nil, err
 	}
 	pc.ConnectTimeout = cfg.Timeout
 	conn, err := pgx.ConnectConfig(ctx, pc)
 	if err != nil {
-		c.stop()
-		return nil, fmt.Errorf("--prove: connecting to the throwaway cluster on 127.0.0.1:%d: %v", c.port, err)
+		c.Stop()
+		return nil, fmt.Errorf("--prove: connecting to the throwaway cluster on 127.0.0.1:%d: %v", c.Port, err)
 	}
-	where := fmt.Sprintf("a throwaway cluster on 127.0.0.1:%d from %s", c.port, bin)
+	where := fmt.Sprintf("a throwaway cluster on 127.0.0.1:%d from %s", c.Port, bin)
 	if who != "" {
 		where += ", run as " + who
 	}
-	s := &Server{conn: conn, cluster: c, Port: c.port, Cluster: true, Where: where}
+	s := &Server{conn: conn, cluster: c, Port: c.Port, Cluster: true, Where: where}
 	if err := s.readVersion(ctx); err != nil {
 		s.Close(context.Background())
 		return nil, err
 	}
 	return s, nil
-}
-
-// startCluster runs initdb in a new temporary directory and starts the
-// server on a free loopback port, listening on no other address, its
-// socket in that directory. Durability is off: the cluster lives for one
-// run.
-func startCluster(ctx context.Context, bin string, cred *syscall.Credential, getenv func(string) string) (*cluster, error) {
-	dir, err := os.MkdirTemp("", "idemcheck-prove-")
-	if err != nil {
-		return nil, fmt.Errorf("--prove: a directory for the throwaway cluster: %v", err)
-	}
-	c := &cluster{dir: dir, data: filepath.Join(dir, "data"), bin: bin, cred: cred}
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	c.env = []string{"PATH=" + getenv("PATH"), "LC_ALL=C", "LANG=C", "TZ=UTC", "HOME=" + dir}
-	if cred != nil {
-		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("--prove: handing the cluster's directory to uid %d: %v", cred.Uid, err)
-		}
-	}
-	if out, err := c.run(ctx, "initdb", "-D", c.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "-N"); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("--prove: initdb failed: %v\n%s", err, tail(out))
-	}
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			break
-		}
-		c.port = port
-		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "+
-			"-c full_page_writes=off -c max_connections=10 -c shared_buffers=16MB -c max_wal_senders=0 -c wal_level=minimal", port, dir)
-		out, err := c.run(ctx, "pg_ctl", "-D", c.data, "-l", filepath.Join(dir, "server.log"), "-o", opts, "-w", "-t", "60", "start")
-		if err == nil {
-			return c, nil
-		}
-		if attempt == 2 {
-			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			c.stop()
-			return nil, fmt.Errorf("--prove: pg_ctl could not start the throwaway cluster: %v\n%s%s", err, tail(out), tail(log))
-		}
-	}
-	c.stop()
-	return nil, fmt.Errorf("--prove: no free loopback port for the throwaway cluster")
-}
-
-// run runs one of the cluster's programs, as the unprivileged user when
-// there is one.
-func (c *cluster) run(ctx context.Context, prog string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, prog), args...)
-	cmd.Env = c.env
-	cmd.Dir = c.dir
-	if c.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
-	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return out.Bytes(), err
-}
-
-// stop stops the server at once (nothing in it is kept) and removes the
-// directory.
-func (c *cluster) stop() error {
-	var errs []error
-	if _, err := os.Stat(filepath.Join(c.data, "postmaster.pid")); err == nil {
-		if out, err := c.run(context.Background(), "pg_ctl", "-D", c.data, "-m", "immediate", "-w", "-t", "30", "stop"); err != nil {
-			errs = append(errs, fmt.Errorf("stopping the throwaway cluster: %v: %s", err, tail(out)))
-			c.kill()
-		}
-	}
-	if err := os.RemoveAll(c.dir); err != nil {
-		errs = append(errs, fmt.Errorf("removing the throwaway cluster's directory: %v", err))
-	}
-	return errors.Join(errs...)
-}
-
-// kill ends the postmaster named in postmaster.pid when pg_ctl could not.
-func (c *cluster) kill() {
-	data, err := os.ReadFile(filepath.Join(c.data, "postmaster.pid"))
-	if err != nil {
-		return
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	if pid, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && pid > 1 {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
-
-// freePort asks the kernel for a free port on 127.0.0.1.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// tail is the last lines of a program's output, for an error.
-func tail(out []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) > 8 {
-		lines = lines[len(lines)-8:]
-	}
-	return strings.Join(lines, "\n")
 }

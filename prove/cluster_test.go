@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/pgcluster"
 )
 
 // TestRootWithoutAnUnprivilegedUser: as root, with no user to run initdb
@@ -13,9 +15,9 @@ func TestRootWithoutAnUnprivilegedUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("only root needs another user to run initdb as")
 	}
-	saved := unprivilegedUsers
-	unprivilegedUsers = []string{"idemcheck-no-such-user"}
-	defer func() { unprivilegedUsers = saved }()
+	saved := pgcluster.UnprivilegedUsers
+	pgcluster.UnprivilegedUsers = []string{"idemcheck-no-such-user"}
+	defer func() { pgcluster.UnprivilegedUsers = saved }()
 	_, _, err := runAs()
 	if err == nil {
 		t.Fatal("root with no unprivileged user: no error")

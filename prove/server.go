@@ -12,6 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/idemcheck/idemcheck/internal/pgcluster"
 )
 
 // Config says where the scratch server comes from.
@@ -67,7 +69,7 @@ type Server struct {
 	// initdb and pg_ctl for a cluster, CREATE DATABASE on a DSN.
 	Started time.Duration
 
-	cluster        *cluster
+	cluster        *pgcluster.Cluster
 	dropDatabase   func(context.Context) error
 	triedExtension map[string]bool
 }
@@ -194,7 +196,7 @@ func (s *Server) Close(ctx context.Context) error {
 		}
 	}
 	if s.cluster != nil {
-		if err := s.cluster.stop(); err != nil {
+		if err := s.cluster.Stop(); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	// Rules are the rules described in the tool metadata (sarif); nil means
 	// every registered rule.
 	Rules []*audit.Rule
+	// StepSummary is the file GitHub Actions shows as the job's summary
+	// ($GITHUB_STEP_SUMMARY): the github format appends a findings table
+	// to it. Empty writes none.
+	StepSummary string
 }
 
 // Paths say how a document's file paths relate to the repository they are

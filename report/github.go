@@ -17,9 +17,10 @@ func init() {
 // finding that is not suppressed (::error, ::warning or ::notice with file,
 // line, column and title), one per input error, then the summary line the
 // text report ends with, behind "idemcheck: ".
-// Suppressed findings are left out, as in the text report. It needs no
-// options.
-func GitHub(w io.Writer, doc *Document, _ Options) error {
+// Suppressed findings are left out, as in the text report. With
+// opts.StepSummary it also appends the findings as a Markdown table to the
+// job's step summary.
+func GitHub(w io.Writer, doc *Document, opts Options) error {
 	t := &textWriter{w: w}
 	for _, f := range doc.Findings {
 		if f.Suppressed != nil || !doc.Shown(f) {
@@ -52,7 +53,13 @@ func GitHub(w io.Writer, doc *Document, _ Options) error {
 	// notes carries no hint.
 	line := "idemcheck: " + summaryLine(doc, "")
 	t.printf("%s\n", line)
-	return t.err
+	if t.err != nil {
+		return t.err
+	}
+	if opts.StepSummary != "" {
+		return appendStepSummary(opts.StepSummary, doc)
+	}
+	return nil
 }
 
 // annotation is one workflow command. Properties and message are escaped

@@ -15,16 +15,35 @@ import (
 type jsonDocument struct {
 	// FormatVersion is the version of this document's shape
 	// (docs/output-contract.md); Version is the tool's.
-	FormatVersion int              `json:"format_version"`
-	Tool          string           `json:"tool"`
-	Version       string           `json:"version"`
-	Inputs        []jsonInput      `json:"inputs"`
-	Findings      []jsonFinding    `json:"findings"`
-	Notes         []jsonDiagnostic `json:"notes"`
-	Errors        []jsonDiagnostic `json:"errors"`
-	Summary       jsonSummary      `json:"summary"`
+	FormatVersion int    `json:"format_version"`
+	Tool          string `json:"tool"`
+	Version       string `json:"version"`
+	// Database is where inspect read the catalog; absent for lint.
+	Database *jsonDatabase    `json:"database,omitempty"`
+	Inputs   []jsonInput      `json:"inputs"`
+	Findings []jsonFinding    `json:"findings"`
+	Notes    []jsonDiagnostic `json:"notes"`
+	Errors   []jsonDiagnostic `json:"errors"`
+	Summary  jsonSummary      `json:"summary"`
 	// Prove is present when --prove ran.
 	Prove *jsonProving `json:"prove,omitempty"`
+}
+
+// jsonDatabase is the database inspect read, without a password; SARIF
+// carries the same object as its invocation's properties.database.
+type jsonDatabase struct {
+	Host          string `json:"host"`
+	Port          int    `json:"port"`
+	Database      string `json:"database"`
+	User          string `json:"user"`
+	ServerVersion string `json:"server_version"`
+}
+
+func databaseJSON(d *Database) *jsonDatabase {
+	if d == nil {
+		return nil
+	}
+	return &jsonDatabase{Host: d.Host, Port: int(d.Port), Database: d.Database, User: d.User, ServerVersion: d.Version}
 }
 
 type jsonInput struct {
@@ -181,6 +200,7 @@ func JSON(w io.Writer, doc *Document, _ Options) error {
 		FormatVersion: FormatVersion,
 		Tool:          doc.Tool,
 		Version:       doc.Version,
+		Database:      databaseJSON(doc.Database),
 		Inputs:        []jsonInput{},
 		Findings:      []jsonFinding{},
 		Notes:         []jsonDiagnostic{},

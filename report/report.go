@@ -75,6 +75,27 @@ type Document struct {
 	// Proving is what --prove did; nil without it. The verdicts are on
 	// the findings (Finding.Proof).
 	Proving *Proving
+	// Database is the server a live catalog was read from (inspect); nil
+	// for lint.
+	Database *Database
+}
+
+// Database says which database a live catalog came from, so that a report
+// can never pass on a database nobody meant: host, port, database and user
+// as the connection resolved them, and never a password.
+type Database struct {
+	Host     string
+	Port     uint16
+	Database string
+	User     string
+	// Version is the server's version, "15.4".
+	Version string
+}
+
+// String is "host=127.0.0.1 port=5432 database=app user=audit", the words a
+// failed connection uses too.
+func (d *Database) String() string {
+	return fmt.Sprintf("host=%s port=%d database=%s user=%s", d.Host, d.Port, d.Database, d.User)
 }
 
 // Proving is what --prove did in one run, beside the verdicts each finding

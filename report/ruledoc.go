@@ -11,7 +11,7 @@ import (
 
 // A rule's doc is rendered here and nowhere else: `idemcheck rules` and
 // `idemcheck rules ID` (RuleList, RuleDoc), SARIF rule help (RuleHelpText,
-// RuleHelpMarkdown) and the README table (RulesTable) all read the rule
+// RuleHelpMarkdown) and the table of docs/rules.md (RulesTable) all read the rule
 // values through these functions.
 
 // ruleExample is one of a rule's examples, trimmed of blank lines around it.
@@ -78,10 +78,10 @@ func RuleHelpMarkdown(r *audit.Rule) string {
 	return b.String() + "\n"
 }
 
-// RulesTable is the README's rule table in Markdown: one row per rule with
-// its id, default severity, the catalog it needs and its title. The README
-// keeps it between <!-- rules:start --> and <!-- rules:end -->, and a test
-// fails when the two differ.
+// RulesTable is the rule table of docs/rules.md in Markdown: one row per
+// rule with its id, default severity, the catalog it needs and its title.
+// The page keeps it between <!-- rules:start --> and <!-- rules:end -->, and
+// a test fails when the two differ.
 func RulesTable(rules []*audit.Rule) string {
 	var b strings.Builder
 	b.WriteString("| rule | severity | checks | what it finds |\n|---|---|---|---|\n")

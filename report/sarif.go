@@ -80,6 +80,12 @@ type sarifMessage struct {
 type sarifInvocation struct {
 	ExecutionSuccessful        bool                `json:"executionSuccessful"`
 	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	// Properties holds the database inspect read; absent for lint.
+	Properties *sarifInvocationProps `json:"properties,omitempty"`
+}
+
+type sarifInvocationProps struct {
+	Database *jsonDatabase `json:"database"`
 }
 
 type sarifNotification struct {
@@ -212,7 +218,11 @@ func SARIF(w io.Writer, doc *Document, opts Options) error {
 		}
 		run.Results = append(run.Results, s.result(f, idx))
 	}
-	run.Invocations = []sarifInvocation{s.invocation(doc.Diagnostics)}
+	inv := s.invocation(doc.Diagnostics)
+	if doc.Database != nil {
+		inv.Properties = &sarifInvocationProps{Database: databaseJSON(doc.Database)}
+	}
+	run.Invocations = []sarifInvocation{inv}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

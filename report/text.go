@@ -104,6 +104,9 @@ func Text(w io.Writer, doc *Document, opts Options) error {
 	}
 	t.width = max(t.width, minWidth)
 	p := newPalette(opts.Color)
+	if db := doc.Database; db != nil {
+		t.printf("database: %s (PostgreSQL %s)\n", db, db.Version)
+	}
 	lines := false
 	for _, f := range doc.Findings {
 		if f.Suppressed != nil || !doc.Shown(f) {

@@ -19,6 +19,10 @@ type (
 // embeds.
 const GrammarVersion = parse.GrammarVersion
 
+// ParserVersion is the version of the parser module (pg_query_go) the
+// binary was built with; see parse.ParserVersion.
+func ParserVersion() string { return parse.ParserVersion() }
+
 // Parse runs PostgreSQL's parser over one statement; see parse.Parse.
 func Parse(st Statement) *Parsed { return parse.Parse(st) }
 

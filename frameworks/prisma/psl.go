@@ -158,6 +158,19 @@ type val struct {
 	off   int
 }
 
+// refs is the list of field references a value stands for: the items of
+// [a, b(sort: Desc)], or the one name Prisma also accepts without brackets
+// (@@index(a), fields: a); nil for anything else.
+func (v val) refs() []val {
+	switch v.kind {
+	case vList:
+		return v.items
+	case vName, vCall:
+		return []val{v}
+	}
+	return nil
+}
+
 // arg is an argument: positional when key is "".
 type arg struct {
 	key string

@@ -30,13 +30,13 @@ func (r *reader) foreignKeys() {
 			refs, _ := rel.arg("references", -1)
 			var from, to []string
 			optional := false
-			for _, it := range fields.items {
+			for _, it := range fields.refs() {
 				from = append(from, it.text)
 				if sf := m.fields[it.text]; sf != nil && sf.optional {
 					optional = true
 				}
 			}
-			for _, it := range refs.items {
+			for _, it := range refs.refs() {
 				to = append(to, it.text)
 			}
 			at := fb.lines.Pos(f.off)
@@ -98,7 +98,10 @@ func (r *reader) implicitManyToMany() {
 		f     *field
 		fb    fileBlock
 	}
+	// A relation's name is unique per pair of models only: two self
+	// relations named "SubFolders" on two models are two relations.
 	byName := map[string][]side{}
+	tableOf := map[string]string{}
 	var names []string
 	for _, fb := range r.blocks {
 		if fb.b.kind != "model" {
@@ -122,14 +125,16 @@ func (r *reader) implicitManyToMany() {
 					name = v.text
 				}
 			}
-			if _, seen := byName[name]; !seen {
-				names = append(names, name)
+			key := pair[0] + "\x00" + pair[1] + "\x00" + name
+			if _, seen := byName[key]; !seen {
+				names = append(names, key)
+				tableOf[key] = "_" + name
 			}
-			byName[name] = append(byName[name], side{model: fb.b.name, f: f, fb: fb})
+			byName[key] = append(byName[key], side{model: fb.b.name, f: f, fb: fb})
 		}
 	}
-	for _, name := range names {
-		sides := byName[name]
+	for _, key := range names {
+		sides := byName[key]
 		if len(sides) != 2 {
 			continue // a one-sided list is the back side of a one-to-many relation
 		}
@@ -142,7 +147,7 @@ func (r *reader) implicitManyToMany() {
 		}
 		fb := sides[0].fb
 		at := fb.lines.Pos(sides[0].f.off)
-		table := "_" + name
+		table := tableOf[key]
 		schema := a.schema
 		sb := ddl.NewBuilder(fb.lines.File())
 		sb.Write(at, "CREATE TABLE ", qualified(schema, table), " (\n    \"A\" ", r.pkType(a), " NOT NULL,\n    \"B\" ",

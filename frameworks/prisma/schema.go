@@ -120,6 +120,9 @@ type reader struct {
 	// multiSchema is set when the datasource lists schemas; models without
 	// @@schema then still go to the default schema.
 	provider string
+	// emulated is relationMode = "prisma": Prisma keeps the relations in
+	// the client, and migrate writes no foreign key.
+	emulated bool
 }
 
 type modelInfo struct {
@@ -148,6 +151,9 @@ func (r *reader) translate() {
 		switch b.kind {
 		case "datasource":
 			for _, p := range b.props {
+				if p.key == "relationMode" && p.val.kind == vString && p.val.text == "prisma" {
+					r.emulated = true
+				}
 				if p.key == "provider" {
 					r.provider = p.val.text
 					if p.val.text != "postgresql" && p.val.text != "postgres" {
@@ -191,7 +197,9 @@ func (r *reader) translate() {
 	for _, f := range later {
 		f()
 	}
-	r.foreignKeys()
+	if !r.emulated {
+		r.foreignKeys()
+	}
 }
 
 // schemaOf is a block's @@schema, or "" for the default schema.
@@ -314,6 +322,7 @@ func (r *reader) createTable(fb fileBlock) []func() {
 		if a := f.attr("id"); a != nil {
 			m.pk = []string{f.name}
 		}
+		r.unknownFieldAttrs(fb, f)
 		if a := f.attr("unique"); a != nil {
 			a := a
 			later = append(later, func() { r.index(fb, m, a, []arg{{val: val{kind: vName, text: f.name}}}, true) })
@@ -324,7 +333,7 @@ func (r *reader) createTable(fb fileBlock) []func() {
 		pkAttr = a
 		if v, ok := a.arg("fields", 0); ok {
 			m.pk = nil
-			for _, it := range v.items {
+			for _, it := range v.refs() {
 				m.pk = append(m.pk, it.text)
 			}
 		}
@@ -365,11 +374,30 @@ func (r *reader) createTable(fb fileBlock) []func() {
 	return later
 }
 
-// listArgs turns [a, b(sort: Desc)] into one argument per item, the item's
-// own arguments kept.
+// fieldAttrs are the field attributes a model's scalar field may carry
+// that idemcheck reads or knows to change nothing in the tables it models
+// (@updatedAt and @ignore keep the column; @db.* is matched apart).
+var fieldAttrs = map[string]bool{"id": true, "unique": true, "default": true, "map": true, "relation": true,
+	"updatedAt": true, "ignore": true}
+
+// unknownFieldAttrs notes each attribute of f that is none of fieldAttrs,
+// with its line: Prisma may accept it (a preview feature, another
+// connector's), and what it changes is then not in the model.
+func (r *reader) unknownFieldAttrs(fb fileBlock, f *field) {
+	for i := range f.attrs {
+		a := &f.attrs[i]
+		if fieldAttrs[a.name] || strings.HasPrefix(a.name, "db.") {
+			continue
+		}
+		r.diag(sqlparse.Note, fb.lines, a.off, "@%s on field %s is not read by idemcheck; skipped", a.name, f.name)
+	}
+}
+
+// listArgs turns [a, b(sort: Desc)] (or a lone a) into one argument per
+// item, the item's own arguments kept.
 func listArgs(v val) []arg {
 	var out []arg
-	for _, it := range v.items {
+	for _, it := range v.refs() {
 		out = append(out, arg{val: it})
 	}
 	return out
@@ -446,6 +474,10 @@ func nativeType(name string, args []arg) string {
 func (r *reader) index(fb fileBlock, m *modelInfo, a *attribute, parts []arg, unique bool) {
 	lines := fb.lines
 	at := lines.Pos(a.off)
+	if len(parts) == 0 {
+		r.diag(sqlparse.Note, lines, a.off, "@@%s names no field idemcheck can read; skipped", a.name)
+		return
+	}
 	var cols []string
 	var rendered []string
 	for _, p := range parts {
@@ -477,6 +509,10 @@ func (r *reader) index(fb fileBlock, m *modelInfo, a *attribute, parts []arg, un
 	}
 	name := indexName(m.table, cols, suffix)
 	if v, ok := a.arg("map", -1); ok {
+		name = v.text
+	} else if v, ok := a.arg("name", -1); ok && !unique && v.kind == vString {
+		// On @@index, name: is the database name (the form of Prisma 2,
+		// still accepted); on @@unique it names the client's compound key.
 		name = v.text
 	}
 	b := ddl.NewBuilder(lines.File())

@@ -355,7 +355,13 @@ type Server struct {
 
 // Start serves h, whose own count is eff.
 func Start(h http.Handler, eff Effects) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return StartOn("127.0.0.1:0", h, eff)
+}
+
+// StartOn is Start on the address given (host:port; port 0 picks a free
+// one), for a target that the docs' examples reach at a fixed URL.
+func StartOn(addr string, h http.Handler, eff Effects) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}

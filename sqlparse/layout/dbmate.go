@@ -10,14 +10,15 @@ import (
 const LayoutDbmate Layout = "dbmate"
 
 var dbmate = &Def{
-	Name:   LayoutDbmate,
-	Tool:   "dbmate",
-	Files:  "`{version}_{name}.sql`",
-	UpPart: "`-- migrate:up` .. `-- migrate:down`",
-	Order:  "version",
-	Marker: markerLine("-- migrate:up"),
-	List:   listVersioned(LayoutDbmate),
-	Up:     dbmateUp,
+	Bookkeeping: []string{dbmateTable},
+	Name:        LayoutDbmate,
+	Tool:        "dbmate",
+	Files:       "`{version}_{name}.sql`",
+	UpPart:      "`-- migrate:up` .. `-- migrate:down`",
+	Order:       "version",
+	Marker:      markerLine("-- migrate:up"),
+	List:        listVersioned(LayoutDbmate),
+	Up:          dbmateUp,
 	Fix: func() *FixStyle {
 		s := markedFix(".sql", "-- migrate:up\n", "-- migrate:up transaction:false\n", "\n-- migrate:down\n"+FixNoDown)
 		s.Timestamps = true

@@ -6,12 +6,13 @@ import "github.com/idemcheck/idemcheck/sqlparse/scan"
 const LayoutDirs Layout = "dirs"
 
 var dirs = &Def{
-	Name:       LayoutDirs,
-	Tool:       "diesel/sqlx/refinery",
-	Files:      "`{version}_{name}/up.sql` (diesel, sqlx, refinery)",
-	UpPart:     "`up.sql`",
-	Order:      "version",
-	FolderFile: "up.sql",
+	Bookkeeping: []string{dieselTable, sqlxTable, refineryTable},
+	Name:        LayoutDirs,
+	Tool:        "diesel/sqlx/refinery",
+	Files:       "`{version}_{name}/up.sql` (diesel, sqlx, refinery)",
+	UpPart:      "`up.sql`",
+	Order:       "version",
+	FolderFile:  "up.sql",
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		files, skipped, unread := listVersionDirs(t, LayoutDirs, "up.sql", "down.sql")
 		files, diags := sortFiles(files, compareNumericVersion)

@@ -47,6 +47,11 @@ func TestDiscoverLayouts(t *testing.T) {
 			"deploy/zz_appschema.sql", "deploy/users.sql", "deploy/a_user_keys.sql"}, 6},
 		{"temporal", LayoutTemporal, "versioned", []string{
 			"v1.0/base.sql", "v1.2/timers.sql", "v1.9/signals.sql", "v1.10/signal_run.sql", "v1.10/add_signal_key.sql"}, 1},
+		{"schema-deltas", LayoutSchemaDeltas, "storage/schema", []string{
+			"common/schema_version.sql",
+			"common/full_schemas/10/full.sql.postgres", "main/full_schemas/10/full.sql.postgres", "state/full_schemas/10/full.sql.postgres",
+			"main/delta/11/01payments_request_key.sql", "main/delta/11/02payments_request_key_idx.sql.postgres",
+			"state/delta/12/00state_group_heads.sql", "common/delta/12/01jobs_ordering.sql", "main/delta/12/02refunds.sql"}, 7},
 		{"multi-dialect", LayoutMultiDialect, "migrations", []string{
 			"1_sessions.postgres.up.sql", "2_session_user.up.sql", "10_session_token.autocommit.up.sql"}, 6},
 		{"dump", LayoutDump, "db", []string{"structure.sql"}, 0},

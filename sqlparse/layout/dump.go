@@ -14,12 +14,13 @@ const pgDumpHeader = "-- PostgreSQL database dump"
 const dumpMinSize = 64 << 10
 
 var dump = &Def{
-	Name:   LayoutDump,
-	Files:  "`pg_dump --schema-only`, Rails `structure.sql`",
-	UpPart: "all",
-	Order:  "file order",
-	Marker: func(head, lower []byte) bool { return bytes.Contains(head, []byte(pgDumpHeader)) },
-	List:   listWhole(LayoutDump),
+	Bookkeeping: []string{railsMigrations, railsMetadata},
+	Name:        LayoutDump,
+	Files:       "`pg_dump --schema-only`, Rails `structure.sql`",
+	UpPart:      "all",
+	Order:       "file order",
+	Marker:      func(head, lower []byte) bool { return bytes.Contains(head, []byte(pgDumpHeader)) },
+	List:        listWhole(LayoutDump),
 
 	// psql drops a leading UTF-8 byte order mark.
 	DropsBOM: true,

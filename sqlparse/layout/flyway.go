@@ -17,11 +17,12 @@ var (
 )
 
 var flyway = &Def{
-	Name:   LayoutFlyway,
-	Tool:   "Flyway",
-	Files:  "`V{version}__{desc}.sql`, `R__{desc}.sql` (undo skipped)",
-	UpPart: "whole file",
-	Order:  "versions part by part, repeatables last",
+	Bookkeeping: []string{flywayTable},
+	Name:        LayoutFlyway,
+	Tool:        "Flyway",
+	Files:       "`V{version}__{desc}.sql`, `R__{desc}.sql` (undo skipped)",
+	UpPart:      "whole file",
+	Order:       "versions part by part, repeatables last",
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		files, skipped := listFlyway(t.display, t.sc.sqlFiles)
 		files, diags := sortFiles(files, compareFlyway)

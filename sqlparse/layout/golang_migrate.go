@@ -10,11 +10,12 @@ import (
 const LayoutGolangMigrate Layout = "golang-migrate"
 
 var golangMigrate = &Def{
-	Name:   LayoutGolangMigrate,
-	Tool:   "golang-migrate",
-	Files:  "`{version}_{title}.up.sql`",
-	UpPart: "whole file",
-	Order:  "numeric version",
+	Bookkeeping: []string{golangMigrateTable, sqlxTable},
+	Name:        LayoutGolangMigrate,
+	Tool:        "golang-migrate",
+	Files:       "`{version}_{title}.up.sql`",
+	UpPart:      "whole file",
+	Order:       "numeric version",
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		files, skipped := listUpFiles(t.display, LayoutGolangMigrate, t.sc.sqlFiles)
 		files, diags := sortFiles(files, compareNumericVersion)

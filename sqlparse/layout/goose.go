@@ -6,13 +6,14 @@ import "github.com/idemcheck/idemcheck/sqlparse/scan"
 const LayoutGoose Layout = "goose"
 
 var goose = &Def{
-	Name:   LayoutGoose,
-	Tool:   "goose",
-	Files:  "`{version}_{name}.sql`",
-	UpPart: "`-- +goose Up` .. `Down`, StatementBegin/End",
-	Order:  "numeric version",
-	Marker: markerLine("-- +goose up"),
-	List:   listVersioned(LayoutGoose),
+	Bookkeeping: []string{gooseTable},
+	Name:        LayoutGoose,
+	Tool:        "goose",
+	Files:       "`{version}_{name}.sql`",
+	UpPart:      "`-- +goose Up` .. `Down`, StatementBegin/End",
+	Order:       "numeric version",
+	Marker:      markerLine("-- +goose up"),
+	List:        listVersioned(LayoutGoose),
 	Up: func(f File, text string) scan.Input {
 		return annotatedUp(f, text, "+goose")
 	},

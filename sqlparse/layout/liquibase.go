@@ -14,11 +14,12 @@ const LayoutLiquibase Layout = "liquibase"
 const liquibaseHeader = "--liquibase formatted sql"
 
 var liquibase = &Def{
-	Name:   LayoutLiquibase,
-	Tool:   "Liquibase",
-	Files:  "`--liquibase formatted sql`",
-	UpPart: "each changeset, rollbacks skipped",
-	Order:  "file, then changeset",
+	Bookkeeping: []string{liquibaseChangelog, liquibaseLock},
+	Name:        LayoutLiquibase,
+	Tool:        "Liquibase",
+	Files:       "`--liquibase formatted sql`",
+	UpPart:      "each changeset, rollbacks skipped",
+	Order:       "file, then changeset",
 	Marker: func(head, lower []byte) bool {
 		firstLine, _, _ := bytes.Cut(lower, []byte("\n"))
 		return bytes.HasPrefix(bytes.TrimSpace(firstLine), []byte(liquibaseHeader))

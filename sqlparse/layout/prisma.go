@@ -10,13 +10,14 @@ import (
 const LayoutPrisma Layout = "prisma"
 
 var prisma = &Def{
-	Name:       LayoutPrisma,
-	Tool:       "Prisma",
-	Files:      "`migrations/{timestamp}_{name}/migration.sql`",
-	UpPart:     "whole file",
-	Order:      "folder name (two folders with one timestamp are both applied)",
-	Signature:  func(dir string, sc dirScan) bool { return sc.others["migration_lock.toml"] },
-	FolderFile: "migration.sql",
+	Bookkeeping: []string{prismaTable},
+	Name:        LayoutPrisma,
+	Tool:        "Prisma",
+	Files:       "`migrations/{timestamp}_{name}/migration.sql`",
+	UpPart:      "whole file",
+	Order:       "folder name (two folders with one timestamp are both applied)",
+	Signature:   func(dir string, sc dirScan) bool { return sc.others["migration_lock.toml"] },
+	FolderFile:  "migration.sql",
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		// Prisma applies every folder in the order of the folder names,
 		// two folders with one timestamp included.

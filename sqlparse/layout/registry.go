@@ -10,7 +10,7 @@ import (
 // Def is one migration layout: everything idemcheck knows of one migration
 // tool's files, in one value in one file (goose.go, flyway.go, ...).
 // Discovery, the up-part cutter, lint --fix-sql (package fixsql), the
-// --layout values and the README's layout table all read the registry, so
+// --layout values and the layout table of docs/layouts.md all read the registry, so
 // adding a layout means adding its file, its line in registry, and its
 // fixtures under testdata/layouts.
 type Def struct {
@@ -43,6 +43,12 @@ type Def struct {
 	// Fix is how lint --fix-sql DIR writes migrations in this layout; nil
 	// when it cannot name one.
 	Fix *FixStyle
+	// Bookkeeping are the tables the tool itself creates before the first
+	// migration runs, each as the one CREATE TABLE it runs (the tools that
+	// share the layout all listed). Replay makes one when a migration
+	// refers to it and it does not exist yet, so that a migration that
+	// reads or changes the tool's own table replays without a note.
+	Bookkeeping []string
 }
 
 // treeDir is the directory a tree is listed from.
@@ -94,7 +100,7 @@ const FixNoDown = "-- idemcheck does not write a down migration for its fixes: u
 var registry = []*Def{
 	golangMigrate, goose, dbmate, sqlMigrate, tern,
 	flyway, liquibase, dirs, prisma, sqitch,
-	temporal, multiDialect, dump, plain,
+	temporal, schemaDeltas, multiDialect, dump, plain,
 }
 
 // Defs returns every layout, in the order --layout lists them.
@@ -136,7 +142,7 @@ func ParseLayout(s string) (Layout, error) {
 	return "", fmt.Errorf("unknown layout %q: use one of %s", s, strings.Join(names, ", "))
 }
 
-// Table is the README's table of layouts, in Markdown.
+// Table is the table of layouts of docs/layouts.md, in Markdown.
 func Table() string {
 	var b strings.Builder
 	b.WriteString("| layout | files | up part | order |\n|---|---|---|---|\n")

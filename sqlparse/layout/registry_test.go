@@ -4,32 +4,43 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/idemcheck/idemcheck/internal/testkit/golden"
 )
 
-// TestReadmeLayoutTable: the README's table of layouts is the registry's,
-// row for row (print it with Table after adding a layout), and
-// docs/layouts.md, which says more of each, has a row for every layout.
-func TestReadmeLayoutTable(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+// TestLayoutsPageTable: the layout table of docs/layouts.md is the
+// registry's, row for row, between its markers (scripts/regen.sh writes it
+// after a layout is added), and the page, which says more of each, has a
+// row for every layout.
+func TestLayoutsPageTable(t *testing.T) {
+	const page, start, end = "../../docs/layouts.md", "<!-- layouts:start -->\n", "<!-- layouts:end -->"
+	data, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if table := Table(); !strings.Contains(string(data), table) {
-		t.Errorf("README.md does not hold the registry's layout table:\n%s", table)
+	text := string(data)
+	i, j := strings.Index(text, start), strings.Index(text, end)
+	if i < 0 || j < i {
+		t.Fatalf("docs/layouts.md has no %q ... %q block: put the two markers on lines of their own where the layout table goes, then run scripts/regen.sh", start, end)
 	}
-	data, err = os.ReadFile("../../docs/layouts.md")
-	if err != nil {
-		t.Fatal(err)
+	if got, want := text[i+len(start):j], Table(); got != want {
+		if golden.Update() {
+			if err := os.WriteFile(page, []byte(text[:i+len(start)]+want+text[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			t.Errorf("the layout table of docs/layouts.md is stale; run scripts/regen.sh\n%s", golden.Diff(want, got))
+		}
 	}
 	for _, d := range Defs() {
-		if !strings.Contains(string(data), "\n| `"+string(d.Name)+"`") {
+		if !strings.Contains(text, "\n| `"+string(d.Name)+"`") {
 			t.Errorf("docs/layouts.md has no row for layout %s", d.Name)
 		}
 	}
 }
 
-// TestRegistryIsComplete: every layout can list a tree and has its README
-// row, and names are unique.
+// TestRegistryIsComplete: every layout can list a tree and has its row
+// of the docs table, and names are unique.
 func TestRegistryIsComplete(t *testing.T) {
 	seen := map[Layout]bool{}
 	for _, d := range Defs() {
@@ -38,7 +49,7 @@ func TestRegistryIsComplete(t *testing.T) {
 		}
 		seen[d.Name] = true
 		if d.List == nil || d.Files == "" || d.UpPart == "" || d.Order == "" {
-			t.Errorf("layout %q lacks its list function or a README column", d.Name)
+			t.Errorf("layout %q lacks its list function or a column of the docs table", d.Name)
 		}
 		if Lookup(d.Name) != d {
 			t.Errorf("Lookup(%q) does not find it", d.Name)

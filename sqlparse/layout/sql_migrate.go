@@ -10,12 +10,13 @@ import (
 const LayoutSQLMigrate Layout = "sql-migrate"
 
 var sqlMigrate = &Def{
-	Name:   LayoutSQLMigrate,
-	Tool:   "sql-migrate",
-	Files:  "`{name}.sql`",
-	UpPart: "`-- +migrate Up` .. `Down`, StatementBegin/End",
-	Order:  "name",
-	Marker: markerLine("-- +migrate up"),
+	Bookkeeping: []string{sqlMigrateTable},
+	Name:        LayoutSQLMigrate,
+	Tool:        "sql-migrate",
+	Files:       "`{name}.sql`",
+	UpPart:      "`-- +migrate Up` .. `Down`, StatementBegin/End",
+	Order:       "name",
+	Marker:      markerLine("-- +migrate up"),
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		files, skipped := listNamedFiles(t.display, LayoutSQLMigrate, t.sc.sqlFiles)
 		files, diags := sortFiles(files, compareSQLMigrate)

@@ -14,14 +14,15 @@ const LayoutTern Layout = "tern"
 const ternMarker = "---- create above / drop below ----"
 
 var tern = &Def{
-	Name:   LayoutTern,
-	Tool:   "tern",
-	Files:  "`{nnn}_{name}.sql`",
-	UpPart: "above `---- create above / drop below ----`",
-	Order:  "number",
-	Marker: func(head, lower []byte) bool { return bytes.Contains(lower, []byte(ternMarker)) },
-	List:   listVersioned(LayoutTern),
-	Up:     ternUp,
+	Bookkeeping: []string{ternTable},
+	Name:        LayoutTern,
+	Tool:        "tern",
+	Files:       "`{nnn}_{name}.sql`",
+	UpPart:      "above `---- create above / drop below ----`",
+	Order:       "number",
+	Marker:      func(head, lower []byte) bool { return bytes.Contains(lower, []byte(ternMarker)) },
+	List:        listVersioned(LayoutTern),
+	Up:          ternUp,
 }
 
 // ternUp keeps what lies above tern's "---- create above / drop below ----".

@@ -30,6 +30,9 @@ type Parsed struct {
 	// Lookup is the table a skipped ALTER TABLE names: replay still looks
 	// it up, so that a missing table gives the note it would have.
 	Lookup *TableRef
+	// Layout is the layout of the statement's file ("" when not read
+	// from a tree): replay knows its tool's own tables by it.
+	Layout layout.Layout
 }
 
 // Parse runs PostgreSQL's parser over one statement: the parse phase of
@@ -81,6 +84,7 @@ type loadItem struct {
 // loadFile is what Load knows of one file.
 type loadFile struct {
 	path    string
+	layout  layout.Layout
 	readErr error
 }
 
@@ -268,7 +272,7 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 // segment at a time as splitStreaming cuts them. It reports what the file
 // yielded, and false when the consumer has gone.
 func (p *pipeline) produceFile(f layout.File, vars scan.Vars) (fileYield, bool) {
-	lf := &loadFile{path: f.Path}
+	lf := &loadFile{path: f.Path, layout: f.Layout}
 	in, err := layout.ReadUp(f)
 	if err != nil {
 		lf.readErr = err
@@ -326,6 +330,9 @@ func parseItem(it *loadItem, fullParse bool) {
 	it.parsed = make([]*Parsed, len(it.stmts))
 	for i := range it.stmts {
 		it.parsed[i] = parseAhead(&it.stmts[i], it.whole, fullParse)
+		if it.file != nil {
+			it.parsed[i].Layout = it.file.layout
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/sqlparse/layout"
 	"github.com/idemcheck/idemcheck/sqlparse/parse"
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
@@ -39,6 +40,13 @@ type Replayer struct {
 	// that were dropped, so a column re-added under that name without NOT
 	// NULL counts as having lost it.
 	droppedNotNull map[string]bool
+
+	// layout is the layout of the file being replayed; runner are its
+	// tool's bookkeeping tables, created when first named (replay_runner.go);
+	// inRunner is set while one is being created.
+	layout   layout.Layout
+	runner   []string
+	inRunner bool
 }
 
 // NewReplayer returns a Replayer that changes cat.
@@ -68,6 +76,7 @@ func (r *Replayer) ApplyParsed(p *parse.Parsed) (diags []scan.Diagnostic) {
 	}
 	st := p.Statement
 	r.st, r.diags, r.quiet, r.inBody = &st, nil, 0, 0
+	r.setLayout(p.Layout)
 	defer func() {
 		// Replay must survive any input; a bug here should cost one
 		// statement, not the whole run.
@@ -219,7 +228,7 @@ func (r *Replayer) table(rv *pg.RangeVar, missingOk bool) *catalog.Table {
 	if rv == nil {
 		return nil
 	}
-	if t := r.cat.ResolveTable(rv.Schemaname, rv.Relname); t != nil {
+	if t := r.resolveTable(rv.Schemaname, rv.Relname); t != nil {
 		return t
 	}
 	if !missingOk {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -60,7 +61,7 @@ func (r *Replayer) alterTableCmd(t *catalog.Table, cmd *pg.AlterTableCmd, inh bo
 	case pg.AlterTableType_AT_DropConstraint:
 		for _, target := range r.withChildren(t, inh) {
 			if target == t || target.Check(cmd.Name) != nil {
-				r.dropConstraint(target, cmd.Name, cmd.MissingOk)
+				r.dropConstraint(target, cmd.Name, cmd.MissingOk, cmd.Behavior == pg.DropBehavior_DROP_CASCADE)
 			}
 		}
 	case pg.AlterTableType_AT_ValidateConstraint:
@@ -363,8 +364,9 @@ func (r *Replayer) inheritCheck(t *catalog.Table, c *pg.Constraint, inh bool) {
 }
 
 // dropConstraint removes a CHECK, a foreign key or the index behind a
-// UNIQUE / PRIMARY KEY.
-func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool) {
+// UNIQUE / PRIMARY KEY, which the foreign keys that depend on it keep
+// without CASCADE and lose with it.
+func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk, cascade bool) {
 	if r.dropForeignKey(t, name) {
 		return
 	}
@@ -377,6 +379,9 @@ func (r *Replayer) dropConstraint(t *catalog.Table, name string, missingOk bool)
 	}
 	for _, ix := range t.Indexes {
 		if ix.Constraint == name {
+			if !r.dropKeysUsingIndex(t, ix, fmt.Sprintf("constraint %s on table %s", name, t.Name), cascade) {
+				return
+			}
 			r.cat.DropIndex(t, ix)
 			r.record(catalog.ChangeDropConstraint, t, name, "", ix)
 			r.dropPartitionCopies(t, ix)

@@ -27,7 +27,7 @@ func (r *Replayer) rename(rs *pg.RenameStmt) {
 }
 
 func (r *Replayer) renameTable(rs *pg.RenameStmt) {
-	t := r.cat.ResolveTable(rs.Relation.Schemaname, rs.Relation.Relname)
+	t := r.resolveTable(rs.Relation.Schemaname, rs.Relation.Relname)
 	if t == nil {
 		// ALTER TABLE also renames an index.
 		if _, ix := r.findIndex(rs.Relation.Schemaname, rs.Relation.Relname); ix != nil {
@@ -136,7 +136,7 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 		case pg.ObjectType_OBJECT_MATVIEW:
 			r.dropMaterializedView(schema, name, ds.MissingOk)
 		case pg.ObjectType_OBJECT_INDEX:
-			r.dropIndex(schema, name, ds.MissingOk)
+			r.dropIndex(schema, name, ds.MissingOk, cascade)
 		case pg.ObjectType_OBJECT_SCHEMA:
 			r.dropSchema(name, ds.MissingOk, cascade)
 		case pg.ObjectType_OBJECT_DOMAIN:
@@ -153,6 +153,9 @@ func (r *Replayer) drop(ds *pg.DropStmt) {
 
 func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
 	t := r.cat.ResolveTable(schema, name)
+	if t == nil && !missingOk {
+		t = r.runnerTable(schema, name)
+	}
 	if t == nil {
 		if !missingOk {
 			r.note("42P01", "table %q does not exist", displayName(schema, name))
@@ -176,7 +179,8 @@ func (r *Replayer) dropTable(schema, name string, missingOk, cascade bool) {
 			r.note("2BP01", "cannot drop table %s because other objects depend on it", t.Name)
 			return
 		}
-		c.Inherits = removeString(c.Inherits, t.QualifiedName())
+		// An inheritance child depends on each of its parents.
+		r.dropTable(c.Schema, c.Name, true, cascade)
 	}
 	r.removeTable(t)
 }
@@ -201,7 +205,10 @@ func (r *Replayer) removeTable(t *catalog.Table) {
 	r.record(catalog.ChangeDropTable, t, t.Name, "", nil)
 }
 
-func (r *Replayer) dropIndex(schema, name string, missingOk bool) {
+// dropIndex is DROP INDEX. An index that backs a constraint is refused
+// even with CASCADE (the constraint is dropped instead); the foreign keys
+// that depend on it refuse the drop without CASCADE and go with it.
+func (r *Replayer) dropIndex(schema, name string, missingOk, cascade bool) {
 	t, ix := r.findIndex(schema, name)
 	if ix == nil {
 		if !missingOk {
@@ -217,6 +224,9 @@ func (r *Replayer) dropIndex(schema, name string, missingOk bool) {
 		r.note("2BP01", "cannot drop index %s because index %s requires it", ix.Name, ix.ParentIndex)
 		return
 	}
+	if !r.dropKeysUsingIndex(t, ix, "index "+ix.Name, cascade) {
+		return
+	}
 	r.cat.DropIndex(t, ix)
 	r.recordIndexDrop(t, ix)
 	r.dropPartitionCopies(t, ix)
@@ -230,15 +240,11 @@ func (r *Replayer) dropSchema(name string, missingOk, cascade bool) {
 		}
 		return
 	}
-	if !cascade && (len(s.Tables) > 0 || len(s.Domains) > 0) {
+	if !cascade && !schemaIsEmpty(s) {
 		r.note("2BP01", "cannot drop schema %s because other objects depend on it", name)
 		return
 	}
-	for _, t := range r.cat.Tables() {
-		if t.Schema == name {
-			r.removeTable(t)
-		}
-	}
+	r.dropSchemaContents(s)
 	r.cat.DropSchema(name)
 }
 

@@ -16,9 +16,9 @@ import (
 // PostgreSQL generates, {table}_{columns}_fkey, DROP, RENAME and VALIDATE
 // CONSTRAINT), with the columns at both ends, their deferrability and
 // whether they were validated, copied onto partitions, and in the way of
-// dropping a table or column they refer to without CASCADE. What replay
-// leaves out: the dependency of a key on the referenced table's unique
-// index (dropping that index is not refused) and ON DELETE actions.
+// dropping a table, a column or the unique index they refer to without
+// CASCADE; with CASCADE they go with it. What replay leaves out: ON DELETE
+// actions.
 
 // addForeignKey adds a FOREIGN KEY written in CREATE TABLE (inCreate), in
 // ALTER TABLE ADD, or in an added column's definition (column is then its
@@ -42,7 +42,7 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 		r.note("42809", "referenced relation %q is not a table", ref.Name)
 		return
 	}
-	refCols, ok := r.referencedKey(ref, nameList(c.PkAttrs))
+	refCols, refIndex, ok := r.referencedKey(ref, nameList(c.PkAttrs))
 	if !ok {
 		return
 	}
@@ -77,6 +77,7 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 		Validated:         inCreate || !c.SkipValidation,
 		OnDelete:          deleteAction(c.FkDelAction),
 		Pos:               r.at(c.Location),
+		RefIndex:          refIndex,
 	}
 	r.cat.AddForeignKey(t, fk)
 	for _, p := range r.partitions(t) {
@@ -86,30 +87,85 @@ func (r *Replayer) addForeignKey(t *catalog.Table, c *pg.Constraint, column stri
 
 // referencedKey checks the referenced columns the way the server does: a
 // key without columns names the primary key, one with columns needs a
-// unique, immediate, non-partial index over exactly those columns.
-func (r *Replayer) referencedKey(ref *catalog.Table, cols []string) ([]string, bool) {
+// unique, immediate, non-partial index over exactly those columns, the
+// first created of them (the server takes the lowest OID). It returns the
+// columns and the index the key depends on.
+func (r *Replayer) referencedKey(ref *catalog.Table, cols []string) ([]string, *catalog.Index, bool) {
 	if len(cols) == 0 {
 		for _, ix := range ref.Indexes {
 			if ix.Primary {
-				return keyColumns(ix), true
+				return keyColumns(ix), ix, true
 			}
 		}
 		r.note("42704", "there is no primary key for referenced table %q", ref.Name)
-		return nil, false
+		return nil, nil, false
 	}
 	for _, col := range cols {
 		if ref.Column(col) == nil {
 			r.note("42703", "column %q referenced in foreign key constraint does not exist", col)
-			return nil, false
+			return nil, nil, false
 		}
 	}
-	for _, ix := range ref.Indexes {
-		if (ix.Unique || ix.Primary) && !ix.Deferrable && ix.Predicate == nil && len(keyColumns(ix)) == len(ix.Parts) && sameSet(keyColumns(ix), cols) {
-			return cols, true
-		}
+	if ix := matchingKeyIndex(ref, cols); ix != nil {
+		return cols, ix, true
 	}
 	r.note("42830", "there is no unique constraint matching given keys for referenced table %q", ref.Name)
-	return nil, false
+	return nil, nil, false
+}
+
+// matchingKeyIndex is the first index of ref a foreign key over cols can
+// reference.
+func matchingKeyIndex(ref *catalog.Table, cols []string) *catalog.Index {
+	for _, ix := range ref.Indexes {
+		if (ix.Unique || ix.Primary) && !ix.Deferrable && ix.Predicate == nil && len(keyColumns(ix)) == len(ix.Parts) && sameSet(keyColumns(ix), cols) {
+			return ix
+		}
+	}
+	return nil
+}
+
+// keysUsingIndex are the foreign keys (of any table) that depend on ix, an
+// index of t; for a key whose index is not known (a catalog inspect read),
+// the first matching index counts.
+func (r *Replayer) keysUsingIndex(t *catalog.Table, ix *catalog.Index) ([]*catalog.Table, []*catalog.ForeignKey) {
+	var tables []*catalog.Table
+	var keys []*catalog.ForeignKey
+	refs, fks := r.cat.ReferencingKeys(t, "")
+	for _, fk := range t.ForeignKeys { // a table's keys to itself
+		if fk.RefTable == t.QualifiedName() {
+			refs, fks = append(refs, t), append(fks, fk)
+		}
+	}
+	for i, fk := range fks {
+		used := fk.RefIndex
+		if used == nil || !slices.Contains(t.Indexes, used) {
+			used = matchingKeyIndex(t, fk.RefColumns)
+		}
+		if used == ix {
+			tables, keys = append(tables, refs[i]), append(keys, fk)
+		}
+	}
+	return tables, keys
+}
+
+// dropKeysUsingIndex is the CASCADE of dropping ix: the keys that depend on
+// it go, with their partitions' copies. Without cascade it notes the
+// refusal and reports false when there are any.
+func (r *Replayer) dropKeysUsingIndex(t *catalog.Table, ix *catalog.Index, what string, cascade bool) bool {
+	tables, keys := r.keysUsingIndex(t, ix)
+	if len(keys) == 0 {
+		return true
+	}
+	if !cascade {
+		r.note("2BP01", "cannot drop %s because other objects depend on it", what)
+		return false
+	}
+	for i, fk := range keys {
+		if tables[i].ForeignKey(fk.Name) == fk {
+			r.dropForeignKey(tables[i], fk.Name)
+		}
+	}
+	return true
 }
 
 func sameSet(a, b []string) bool {
@@ -264,20 +320,11 @@ func (r *Replayer) enumOf(c *catalog.Column) *catalog.Enum {
 	return r.cat.ResolveEnum(schema, name)
 }
 
-// dropEnum is DROP TYPE on an enum: the server refuses while a column has
-// the type (2BP01), and with CASCADE drops those columns.
+// dropEnum is DROP TYPE on an enum: the server refuses while a column or a
+// domain has the type (2BP01), and with CASCADE drops them.
 func (r *Replayer) dropEnum(e *catalog.Enum, cascade bool) {
-	for _, t := range r.cat.Tables() {
-		for _, c := range append(t.Columns[:0:0], t.Columns...) {
-			if t.Column(c.Name) == nil || r.enumOf(c) != e {
-				continue
-			}
-			if !cascade {
-				r.note("2BP01", "cannot drop type %s because column %s of table %s depends on it", e.Name, c.Name, t.Name)
-				return
-			}
-			r.dropColumn(t, c.Name, true, true, true)
-		}
+	if !r.dropTypeDependents(e.Name, func(schema, name string) bool { return r.cat.ResolveEnum(schema, name) == e }, cascade) {
+		return
 	}
 	delete(r.cat.Schema(e.Schema).Enums, e.Name)
 }

@@ -11,28 +11,97 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/idemcheck/idemcheck/internal/pgcluster"
 )
 
 // DefaultDSN is used when IDEMCHECK_TEST_DSN is not set.
 const DefaultDSN = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
-// DSN is the administrative connection string tests use to create databases.
+// DSN is the administrative connection string tests use to create
+// databases: IDEMCHECK_TEST_DSN when set; else DefaultDSN when a server
+// answers there; else, when PostgreSQL's server programs are installed
+// (initdb and pg_ctl on PATH, from pg_config, or in Debian's
+// /usr/lib/postgresql/<N>/bin), a throwaway cluster this test process
+// starts on a free loopback port, stopped and removed when the process
+// ends. So the test command tests what it can on a machine with no server
+// running.
 func DSN() string {
+	resolved.once.Do(resolveDSN)
+	return resolved.dsn
+}
+
+var resolved struct {
+	once sync.Once
+	dsn  string
+	// why says where the DSN came from, or why no throwaway cluster was
+	// started, for the skip message.
+	why string
+}
+
+func resolveDSN() {
 	if dsn := os.Getenv("IDEMCHECK_TEST_DSN"); dsn != "" {
-		return dsn
+		resolved.dsn = dsn
+		return
 	}
-	return DefaultDSN
+	resolved.dsn = DefaultDSN
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if c, err := pgx.Connect(ctx, DefaultDSN); err == nil {
+		c.Close(ctx)
+		return
+	}
+	dsn, c, why := startThrowaway()
+	resolved.why = why
+	if c == nil {
+		return
+	}
+	resolved.dsn = dsn
+	fmt.Fprintf(os.Stderr, "pgtest: no server at %s; using %s on 127.0.0.1:%d\n", DefaultDSN, why, c.Port)
+}
+
+// startThrowaway starts a throwaway cluster that lives as long as this
+// process, and returns its DSN and where it came from; without one (c is
+// nil), why says why not.
+func startThrowaway() (dsn string, c *pgcluster.Cluster, why string) {
+	bin, looked := pgcluster.FindServerPrograms(nil, "/usr/lib/postgresql", 0)
+	if bin == "" {
+		return "", nil, "no throwaway cluster either: PostgreSQL's server programs are not installed (looked in " + strings.Join(looked, ", ") + ")"
+	}
+	cred, who, err := pgcluster.RunAs()
+	if err != nil {
+		return "", nil, "no throwaway cluster either: " + err.Error()
+	}
+	// Tests open many sessions at once (race sql, inspect's counts).
+	c, err = pgcluster.Start(context.Background(), bin, cred, nil, "max_connections=200", "shared_buffers=64MB")
+	if err == nil {
+		if err = c.StopWhenThisProcessExits(); err != nil {
+			c.Stop()
+		}
+	}
+	if err != nil {
+		return "", nil, fmt.Sprintf("no throwaway cluster either: starting one from %s failed: %v", bin, err)
+	}
+	why = "a throwaway cluster from " + bin
+	if who != "" {
+		why += ", run as " + who
+	}
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port), c, why
 }
 
 // unavailable skips or fails t because the server cannot be used.
 func unavailable(t testing.TB, err error) {
 	t.Helper()
 	msg := fmt.Sprintf("PostgreSQL at %s is not reachable: %v (set IDEMCHECK_TEST_DSN)", redact(DSN()), err)
+	if resolved.why != "" {
+		msg += "; " + resolved.why
+	}
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg + "; CI=true, so this is a failure, not a skip")
 	}

@@ -12,6 +12,8 @@ package truthcases
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -99,7 +101,7 @@ func Cases(t testing.TB, pool *pgxpool.Pool) []Case {
 	mem := func(h func() (http.Handler, groundtruth.Effects)) func(t testing.TB) Target {
 		return func(t testing.TB) Target { return startInProcess(t, h) }
 	}
-	procs := &processes{dir: t.TempDir()}
+	procs := &processes{dir: t.TempDir(), suite: t}
 	return []Case{
 		{Name: "read-check-write, constant body", Start: mem(func() (http.Handler, groundtruth.Effects) {
 			g := &groundtruth.ReadCheckWrite{}
@@ -202,8 +204,13 @@ func Missing(t testing.TB, format string, args ...any) {
 // processes starts the third-party targets; what they need is prepared
 // once per suite.
 type processes struct {
-	dir       string // the suite's temporary directory
+	dir       string     // the suite's temporary directory
+	suite     testing.TB // the suite's test: what it starts ends with it
+	redisOnce sync.Once
+	redisURL  string
+	redisErr  error
 	npmOnce   sync.Once
+	npmDir    string
 	fiberOnce sync.Once
 	fiberBin  string
 	fiberErr  error
@@ -230,48 +237,139 @@ func testdata(t testing.TB) string {
 }
 
 // expressIdempotency runs testdata/race/node/express-idempotency-redis.js:
-// express-idempotency with its Redis adapter, on the local Redis.
+// express-idempotency with its Redis adapter, on a Redis server the suite
+// starts for itself.
 func (p *processes) expressIdempotency(t testing.TB) Target {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		Missing(t, "node is not installed")
 	}
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		redisURL = "redis://127.0.0.1:6379"
-	}
-	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(redisURL, "redis://"), time.Second); err != nil {
-		Missing(t, "no Redis at %s: %v", redisURL, err)
-	} else {
-		c.Close()
-	}
-	dir := p.npm(t)
-	return startProcess(t, dir, []string{"REDIS_URL=" + redisURL}, "Idempotency-Key", "{{key}}", "", node, "express-idempotency-redis.js")
+	redisURL := p.redis(t)
+	modules := p.npm(t)
+	return startProcess(t, filepath.Join(testdata(t), "node"), []string{"REDIS_URL=" + redisURL, "NODE_PATH=" + modules},
+		"Idempotency-Key", "{{key}}", "", node, "express-idempotency-redis.js")
 }
 
-// npm installs the npm packages of testdata/race/node once per suite (npm
-// ci, the committed lock file's versions) and returns the directory.
-func (p *processes) npm(t testing.TB) string {
+// redis starts a Redis server of the suite's own on a free loopback port,
+// keeping nothing on disk, once per suite, and returns its URL: no test
+// talks to a Redis it did not start.
+func (p *processes) redis(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(testdata(t), "node")
-	installed := func() bool {
-		_, err := os.Stat(filepath.Join(dir, "node_modules", "express-idempotency-redis-adapter"))
-		return err == nil
-	}
-	p.npmOnce.Do(func() {
-		if installed() {
+	p.redisOnce.Do(func() {
+		bin, err := exec.LookPath("redis-server")
+		if err != nil {
+			p.redisErr = fmt.Errorf("redis-server is not installed (Debian: redis-server)")
 			return
 		}
-		t.Logf("installing the npm packages of %s (npm ci)", dir)
-		if out, err := exec.Command("npm", "ci", "--silent", "--no-audit", "--no-fund", "--prefix", dir).CombinedOutput(); err != nil {
-			t.Logf("npm ci: %v\n%s", err, out)
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			p.redisErr = err
+			return
 		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+			"--dir", p.dir, "--daemonize", "no", "--loglevel", "warning")
+		log := &lockedWriter{}
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Start(); err != nil {
+			p.redisErr = err
+			return
+		}
+		p.suite.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
+		for i := 0; i < 100; i++ {
+			if redisPing(addr) {
+				p.redisURL = "redis://" + addr
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		p.redisErr = fmt.Errorf("redis-server on %s did not answer PING in 5 s: %s", addr, log.String())
 	})
-	if !installed() {
-		Missing(t, "the npm packages of %s are not installed (run npm ci --prefix %s)", dir, dir)
+	if p.redisErr != nil {
+		Missing(t, "no Redis for the suite: %v", p.redisErr)
 	}
-	return dir
+	return p.redisURL
+}
+
+// redisPing says whether a Redis server answers PING at addr.
+func redisPing(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte("PING\r\n")); err != nil {
+		return false
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	return err == nil && strings.HasPrefix(line, "+PONG")
+}
+
+// npm installs the npm packages of testdata/race/node (npm ci: the
+// committed lock file's versions) into a cache outside the clone, one
+// folder per lock file, and returns its node_modules for NODE_PATH. The
+// clone is never written to.
+func (p *processes) npm(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join(testdata(t), "node")
+	p.npmOnce.Do(func() {
+		lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
+		if err != nil {
+			return
+		}
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		sum := sha256.Sum256(lock)
+		dir := filepath.Join(cache, "idemcheck-tests", "npm-"+hex.EncodeToString(sum[:8]))
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "express-idempotency-redis-adapter")); err == nil {
+			p.npmDir = filepath.Join(dir, "node_modules")
+			return
+		}
+		// Install into a fresh folder and rename it into place, so that a
+		// half-finished install is never taken for a whole one.
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			t.Logf("npm cache: %v", err)
+			return
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), "installing-")
+		if err != nil {
+			t.Logf("npm cache: %v", err)
+			return
+		}
+		defer os.RemoveAll(tmp)
+		for _, f := range []string{"package.json", "package-lock.json"} {
+			data, err := os.ReadFile(filepath.Join(src, f))
+			if err == nil {
+				err = os.WriteFile(filepath.Join(tmp, f), data, 0o644)
+			}
+			if err != nil {
+				t.Logf("npm cache: %v", err)
+				return
+			}
+		}
+		t.Logf("installing the npm packages of %s into %s (npm ci)", src, dir)
+		if out, err := exec.Command("npm", "ci", "--silent", "--no-audit", "--no-fund", "--prefix", tmp).CombinedOutput(); err != nil {
+			t.Logf("npm ci: %v\n%s", err, out)
+			return
+		}
+		if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
+			if _, statErr := os.Stat(filepath.Join(dir, "node_modules")); statErr != nil {
+				t.Logf("npm cache: %v", err)
+				return
+			}
+		}
+		p.npmDir = filepath.Join(dir, "node_modules")
+	})
+	if p.npmDir == "" {
+		Missing(t, "the npm packages of %s could not be installed (npm ci; see the log above)", src)
+	}
+	return p.npmDir
 }
 
 // fiberIdempotency builds and runs testdata/race/fiber, its own module:
@@ -331,8 +429,9 @@ func (p *processes) nodeGate(mode string) func(t testing.TB) Target {
 		if err != nil {
 			Missing(t, "node is not installed")
 		}
-		dir := p.npm(t)
-		return startProcess(t, dir, workEnv(), "Idempotency-Key", "{{key}}", "", node, "gates.js", mode, filepath.Join(t.TempDir(), "effects"))
+		modules := p.npm(t)
+		return startProcess(t, filepath.Join(testdata(t), "node"), append(workEnv(), "NODE_PATH="+modules),
+			"Idempotency-Key", "{{key}}", "", node, "gates.js", mode, filepath.Join(t.TempDir(), "effects"))
 	}
 }
 

@@ -3,7 +3,7 @@
 // README's examples:
 //
 //	go run ./racetest/groundtruth/serve read-check-write
-//	go run ./racetest/groundtruth/serve -dsn postgres://... read-then-insert
+//	go run ./racetest/groundtruth/serve -addr 127.0.0.1:8401 -dsn postgres://... read-then-insert
 //
 // It prints the claim URL and the --effect-url template on its own count.
 package main
@@ -24,6 +24,7 @@ import (
 
 func main() {
 	dsn := flag.String("dsn", "", "PostgreSQL database for the read-then-insert and on-conflict targets (their tables are created)")
+	addr := flag.String("addr", "127.0.0.1:0", "the loopback address to listen on; port 0 picks a free one")
 	flag.Parse()
 	mem := map[string]func() (http.Handler, groundtruth.Effects){
 		"read-check-write": func() (http.Handler, groundtruth.Effects) { g := &groundtruth.ReadCheckWrite{}; return g, g },
@@ -109,7 +110,7 @@ func main() {
 	} else {
 		fail("unknown target %q; targets: %s", name, strings.Join(names, ", "))
 	}
-	srv, err := groundtruth.Start(h, eff)
+	srv, err := groundtruth.StartOn(*addr, h, eff)
 	if err != nil {
 		fail("%v", err)
 	}

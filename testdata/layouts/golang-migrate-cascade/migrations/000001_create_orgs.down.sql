@@ -1,0 +1,1 @@
+DROP TABLE invites; DROP TABLE members; DROP TABLE orgs;

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX invites_token ON invites (org_id, token);

@@ -1,0 +1,1 @@
+ALTER TABLE background_jobs ADD COLUMN ordering INT NOT NULL DEFAULT 0;
