@@ -144,6 +144,11 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
+	// Before anything is prepared (a baseline read, a scratch cluster for
+	// --prove): with no database named there is nothing to run on.
+	if err := inspect.Given(o.DSN, s.Getenv); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
 	newFilter, err := o.newFlags.prepare(ctx)
 	if err != nil {
 		return err

@@ -19,6 +19,8 @@ func TestNoDatabaseGivenExits2(t *testing.T) {
 	for _, args := range [][]string{
 		{"inspect"},
 		{"inspect", "--data", "--format", "json"},
+		// Refused before a scratch server is looked for or started.
+		{"inspect", "--prove"},
 		{"race", "sql", "SELECT 1"},
 		{"race", "http", "--effect-sql", "SELECT count(*) FROM t WHERE k = $1", "http://127.0.0.1:1/"},
 	} {
