@@ -202,5 +202,6 @@ var moduleNames = map[string]string{
 	"racetest": "racetest", "internal/newfindings": "internal/newfindings",
 	"internal/pgsecret": "internal/pgsecret", "internal/inflect": "internal/inflect",
 	"internal/humanize": "internal/humanize", "internal/suggest": "internal/suggest",
-	"pgx": "", "jinzhu/inflection": "",
+	"internal/pgcluster": "internal/pgcluster",
+	"pgx":                "", "jinzhu/inflection": "",
 }
