@@ -201,6 +201,7 @@ var moduleNames = map[string]string{
 	"prove/witness": "prove/witness", "prove": "prove", "fixsql": "fixsql", "config": "config",
 	"racetest": "racetest", "internal/newfindings": "internal/newfindings",
 	"internal/pgsecret": "internal/pgsecret", "internal/inflect": "internal/inflect",
+	"internal/humanize": "internal/humanize", "internal/suggest": "internal/suggest",
 	"internal/pgcluster": "internal/pgcluster",
 	"pgx":                "", "jinzhu/inflection": "",
 }

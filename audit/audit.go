@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/suggest"
 )
 
 // Severity ranks a finding. The zero value is Info.
@@ -272,6 +273,16 @@ func SortFindings(fs []Finding) {
 		}
 		return a.Rule < b.Rule
 	})
+}
+
+// SuggestRule is ` (did you mean "nullable-key"?)` for an id no rule has,
+// naming the registered rule nearest to it, or "" when none is near.
+func SuggestRule(id string) string {
+	ids := make([]string, len(Rules))
+	for i, r := range Rules {
+		ids[i] = r.ID
+	}
+	return suggest.DidYouMean(id, ids)
 }
 
 // Lookup returns the registered rule with id, or nil.

@@ -103,7 +103,7 @@ func parseDirective(c SourceComment) (Directive, bool) {
 		d.Problem = "the directive names no rule: write idemcheck:" + fields[0] + " RULE reason"
 	case Lookup(fields[1]) == nil:
 		d.Rule = fields[1]
-		d.Problem = fmt.Sprintf("unknown rule %q", fields[1])
+		d.Problem = fmt.Sprintf("unknown rule %q%s", fields[1], SuggestRule(fields[1]))
 	case len(fields) < 3:
 		d.Rule = fields[1]
 		d.Problem = "a reason is required: write idemcheck:" + fields[0] + " " + fields[1] + " why this is intended"

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // The issue's targets.
@@ -39,8 +41,8 @@ func printTable(w io.Writer, machine string, results []*lintResult, ins *inspect
 		row(w, append(cells, target)...)
 	}
 	lintRow("input", func(r *lintResult) string {
-		return fmt.Sprintf("%s, %s statements, %s (largest file %s)", plural(len(r.corpus.Files), "file"),
-			thousands(r.statements), megabytes(r.corpus.Bytes), megabytes(r.corpus.Largest))
+		return fmt.Sprintf("%s, %s statements, %s (largest file %s)", humanize.Count(len(r.corpus.Files), "file", "files"),
+			humanize.Thousands(r.statements), megabytes(r.corpus.Bytes), megabytes(r.corpus.Largest))
 	}, "")
 	lintRow("`idemcheck lint` wall time (best of runs)", func(r *lintResult) string { return seconds(r.lint) }, "")
 	lintRow("`pg_query.Parse` of every statement, one goroutine (best of runs)", func(r *lintResult) string { return seconds(r.parse) }, "")
@@ -61,7 +63,7 @@ func printTable(w io.Writer, machine string, results []*lintResult, ins *inspect
 	}
 	if results[0].psql > 0 {
 		lintRow("psql replay into PostgreSQL", func(r *lintResult) string {
-			return fmt.Sprintf("%s (%s)", seconds(r.psql), plural(r.psqlErrors, "error"))
+			return fmt.Sprintf("%s (%s)", seconds(r.psql), humanize.Count(r.psqlErrors, "error", "errors"))
 		}, "")
 		lintRow("psql replay / lint", func(r *lintResult) string {
 			return verdict(ratio(r.psql, r.lint), "x", ratio(r.psql, r.lint) >= minPsqlToLint)
@@ -154,20 +156,4 @@ func megabytes(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return thousands(n) + " " + noun + "s"
-}
-
-// thousands writes n with comma separators.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

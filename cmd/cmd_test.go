@@ -21,6 +21,8 @@ type invocation struct {
 	env      map[string]string
 	stdin    string
 	terminal bool
+	// width is the terminal's width (Streams.Width), 0 for none.
+	width int
 }
 
 func (inv invocation) run(t *testing.T, args ...string) result {
@@ -31,6 +33,7 @@ func (inv invocation) run(t *testing.T, args ...string) result {
 		Out:         &out,
 		Err:         &errOut,
 		OutTerminal: inv.terminal,
+		Width:       inv.width,
 		Getenv:      func(k string) string { return inv.env[k] },
 	}
 	code := Run(s, args)

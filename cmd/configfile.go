@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 // loadConfig reads --config, or the .idemcheck.yaml found by walking up from
 // the working directory; nil when there is none. Every problem in it is a
 // usage error naming the file and line.
-func loadConfig(path string) (*config.Config, error) {
+func loadConfig(path string, s *Streams) (*config.Config, error) {
 	if path == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -32,7 +33,7 @@ func loadConfig(path string) (*config.Config, error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	if err := checkConfigRules(c); err != nil {
+	if err := checkConfigRules(c, s); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -55,25 +56,69 @@ func displayPath(path string) string {
 	return path
 }
 
-// checkConfigRules rejects rule ids nobody registered, at their line.
-func checkConfigRules(c *config.Config) error {
-	check := func(id string, line int) error {
+// checkConfigRules looks up every rule id the configuration names. An
+// unknown id under rules.enable is a usage error: running fewer rules than
+// the file asks for would pass a check nobody ran. Elsewhere (rules.disable,
+// rules.severity, ignore) an unknown id could only silence or re-rank a
+// rule this version does not have, so the entry is dropped with a warning
+// on stderr that names it and the nearest rule: a typo is never a silent
+// no-op, and a file written for a later version with more rules still runs.
+func checkConfigRules(c *config.Config, s *Streams) error {
+	where := func(line int) string { return fmt.Sprintf("%s:%d", c.Path, line) }
+	for _, id := range c.Rules.Enable {
 		if audit.Lookup(id) == nil {
-			return usageError("%s:%d: unknown rule %q (rules: %v)", c.Path, line, id, ruleIDs())
-		}
-		return nil
-	}
-	for id, line := range c.Rules.Line {
-		if err := check(id, line); err != nil {
-			return err
+			return usageError("%s: unknown rule %q in rules.enable%s (rules: %s)", where(c.Rules.Line[id]), id,
+				audit.SuggestRule(id), strings.Join(ruleIDs(), ", "))
 		}
 	}
+	warn := func(line int, id, in string) {
+		fmt.Fprintf(s.Err, "idemcheck: warning: %s: unknown rule %q in %s%s; the entry is ignored\n", where(line), id, in, audit.SuggestRule(id))
+	}
+	known := c.Rules.Disable[:0]
+	for _, id := range c.Rules.Disable {
+		if audit.Lookup(id) == nil {
+			warn(c.Rules.Line[id], id, "rules.disable")
+			continue
+		}
+		known = append(known, id)
+	}
+	c.Rules.Disable = known
+	ids := make([]string, 0, len(c.Rules.Severity))
+	for id := range c.Rules.Severity {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return c.Rules.Line[ids[i]] < c.Rules.Line[ids[j]] })
+	for _, id := range ids {
+		if audit.Lookup(id) == nil {
+			warn(c.Rules.Line[id], id, "rules.severity")
+			delete(c.Rules.Severity, id)
+		}
+	}
+	ignores := c.Ignore[:0]
 	for _, ig := range c.Ignore {
-		if err := check(ig.Rule, ig.Line); err != nil {
-			return err
+		if audit.Lookup(ig.Rule) == nil {
+			warn(ig.Line, ig.Rule, "an ignore entry for "+ig.Object)
+			continue
 		}
+		ignores = append(ignores, ig)
 	}
+	c.Ignore = ignores
 	return nil
+}
+
+// warnUnknownDirectiveRules says on stderr, for every ignore directive in
+// the sources that names a rule nobody registered, where it is and which
+// rule is nearest. Such a directive suppresses nothing; the unused-ignore
+// rule reports it too, but that rule may be disabled or below
+// --min-severity, and a typo must never pass unseen.
+func warnUnknownDirectiveRules(ds []audit.Directive, s *Streams) {
+	for _, d := range ds {
+		if d.Kind == audit.SuppressConfig || d.Rule == "" || audit.Lookup(d.Rule) != nil {
+			continue
+		}
+		fmt.Fprintf(s.Err, "idemcheck: warning: %s: idemcheck:ignore names an unknown rule %q%s; it suppresses nothing\n",
+			d.Pos, d.Rule, audit.SuggestRule(d.Rule))
+	}
 }
 
 // applyConfig fills in every setting the command line left alone from the

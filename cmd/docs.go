@@ -16,23 +16,29 @@ import (
 func init() { register(newDocsCmd) }
 
 func newDocsCmd(s *Streams) *cobra.Command {
-	docs := &cobra.Command{
-		Use:    "docs",
-		Short:  "Generate documentation: man pages, the rule table of docs/rules.md",
-		Hidden: true,
-	}
+	docs := asGroup(&cobra.Command{
+		Use:   "docs",
+		Short: "Generate documentation: man pages, the rule table",
+		Long: `docs writes documentation generated from the commands and the rules: a man
+page per command (for packagers), and the Markdown table of the rules that
+docs/rules.md carries (scripts/regen.sh keeps it current).`,
+		Example: `  idemcheck docs man ./man
+  idemcheck docs rules-table`,
+	})
 	docs.AddCommand(&cobra.Command{
-		Use:   "man DIR",
-		Short: "Write a man page for every command into DIR",
-		Args:  cobra.ExactArgs(1),
+		Use:     "man DIR",
+		Short:   "Write a man page for every command into DIR",
+		Example: `  idemcheck docs man ./man && man ./man/idemcheck-lint.1`,
+		Args:    oneArg("the directory to write the man pages into", "idemcheck docs man ./man"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return writeManPages(c.Root(), args[0], s)
 		},
 	})
 	docs.AddCommand(&cobra.Command{
-		Use:   "rules-table",
-		Short: "Print the rule table of docs/rules.md (Markdown) from the rule docs",
-		Args:  cobra.NoArgs,
+		Use:     "rules-table",
+		Short:   "Print the rule table of docs/rules.md (Markdown) from the rule docs",
+		Example: `  idemcheck docs rules-table > rules-table.md`,
+		Args:    noArgs(""),
 		RunE: func(c *cobra.Command, args []string) error {
 			_, err := fmt.Fprint(s.Out, report.RulesTable(audit.Rules))
 			return err

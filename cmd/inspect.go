@@ -62,9 +62,12 @@ PGPORT, PGDATABASE, PGUSER or PGSERVICE, inspect exits 2 rather than guess a
 database; the report's first line names the one it read. A database with no
 table in the schemas inspected exits 2 unless --allow-empty. With --data it also counts, for each finding, the rows that
 hold NULL in the key and the groups of rows that already collide.`,
-		Args: cobra.NoArgs,
+		Example: `  idemcheck inspect --dsn postgres://postgres@127.0.0.1:5432/payments
+  DATABASE_URL=postgres://app@db.internal/payments idemcheck inspect --data --format json
+  idemcheck inspect --schema public --table 'pay*' --fail-on error`,
+		Args: noArgs("the database is named with --dsn, DATABASE_URL or the PG* variables"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(opts.audit.Config)
+			cfg, err := loadConfig(opts.audit.Config, s)
 			if err != nil {
 				return err
 			}
@@ -85,8 +88,10 @@ hold NULL in the key and the groups of rows that already collide.`,
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "audit only schemas matching this glob (repeatable)")
 	fl.StringArrayVar(&opts.Tables, "table", nil, "audit only tables matching this glob, or schema.table glob (repeatable)")
 	fl.DurationVar(&opts.Timeout, "timeout", inspect.DefaultTimeout, "statement timeout of every query, and the longest wait for any answer from the server, connecting included")
-	fl.DurationVar(&opts.LockTimeout, "lock-timeout", inspect.DefaultLockTimeout, "how long a query waits for a table another session holds locked; shorter than --timeout (default 1s, or half of --timeout)")
-	fl.DurationVar(&opts.Deadline, "deadline", 0, "bound on the whole run, connecting, the catalog and every count included (default none)")
+	fl.DurationVar(&opts.LockTimeout, "lock-timeout", inspect.DefaultLockTimeout, "how long a query waits for a table another session holds locked; shorter than --timeout")
+	defaultIs(c, "lock-timeout", fmt.Sprintf("%s, or half of --timeout when that is shorter", inspect.DefaultLockTimeout))
+	defaultIs(c, "pg-version", "the server's own version")
+	fl.DurationVar(&opts.Deadline, "deadline", 0, "bound on the whole run, connecting, the catalog and every count included (default: none)")
 	fl.BoolVar(&opts.Data, "data", false, "also count NULL keys and colliding rows (reads table data)")
 	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "pass on a database with no table in the schemas inspected (without it, exit 2)")
 	return c
@@ -227,7 +232,7 @@ func runInspect(ctx context.Context, o *inspectOptions, s *Streams) error {
 		fmt.Fprintf(s.Err, "inspect: catalog queries (one batch): %s\n", strings.Join(inspect.QueryNames(sess.ServerVersion), ", "))
 	}
 	newFilter.reportWritten(res, s)
-	if err := writeReport(s.Out, res, o.audit.Format, report.Options{Color: st.Color, Verbose: o.audit.Verbose}); err != nil {
+	if err := writeReport(s.Out, res, o.audit.Format, report.Options{Color: st.Color, Verbose: o.audit.Verbose, Width: s.textWidth()}); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.audit.FixSQL != "" {

@@ -18,6 +18,8 @@ import (
 	"github.com/idemcheck/idemcheck/pipeline"
 	"github.com/idemcheck/idemcheck/report"
 	"github.com/idemcheck/idemcheck/sqlparse"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 func init() { register(newLintCmd) }
@@ -77,8 +79,13 @@ stood in for with a note.
 Exit status: 0 when nothing reaches --fail-on, 1 when a finding does, 2 when
 the input could not be read or parsed (every other file is still checked), or
 when the paths yield no statement to check.`,
+		Example: `  idemcheck lint testdata/examples/payments
+  idemcheck lint --format sarif testdata/examples/payments > idemcheck.sarif
+  idemcheck lint --new-from-rev origin/main testdata/examples/payments
+  idemcheck lint --rule nullable-key --fail-on error schema.sql
+  pg_dump --schema-only "$DATABASE_URL" | idemcheck lint -`,
 		RunE: func(c *cobra.Command, args []string) error {
-			cfg, err := loadConfig(flags.Config)
+			cfg, err := loadConfig(flags.Config, s)
 			if err != nil {
 				return err
 			}
@@ -111,6 +118,11 @@ when the paths yield no statement to check.`,
 	c.Flags().StringVar(&layout, "layout", "", "migration layout, instead of detecting it (golang-migrate, goose, flyway, ...)")
 	c.Flags().BoolVar(&allowPartial, "allow-partial", false, "accept a path most of whose schema files are not read (a note instead of exit 2)")
 	c.Flags().StringArrayVar(&queries, "queries", nil, "query files or directories (sqlc queries, ...) whose INSERT ... ON CONFLICT statements are checked; repeatable")
+	layouts := make([]string, 0)
+	for _, l := range sqlparse.Layouts() {
+		layouts = append(layouts, string(l))
+	}
+	completeWords(c, "layout", layouts)
 	c.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE for template placeholders ({{ .NAME }}, ${NAME}, psql :NAME); repeatable")
 	return c
 }
@@ -193,10 +205,12 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 		// SQL, after the schema they query.
 		appendLoad(loaded, sqlparse.Load(opts.Queries, sqlparse.LoadOptions{Layout: sqlparse.LayoutPlain, Apply: applyParsed, Vars: opts.Vars}))
 	}
+	directives := append(lintDirectives(loaded, spans, opts), schemas.directives()...)
+	warnUnknownDirectiveRules(directives, s)
 	res, err := pipeline.Run(pipeline.Input{
 		Catalog:     cat,
 		History:     replayer.History(),
-		Directives:  append(lintDirectives(loaded, spans, opts), schemas.directives()...),
+		Directives:  directives,
 		Inputs:      append(lintInputs(loaded.Trees, perFile), schemas.inputs...),
 		Diagnostics: reportDiagnostics(loaded.Diagnostics),
 		Summary: report.Summary{Files: loaded.Files, Statements: loaded.Statements,
@@ -229,7 +243,7 @@ func runLint(ctx context.Context, opts *lintOptions, s *Streams) error {
 			return err
 		}
 	}
-	if err := writeReport(s.Out, res, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose}); err != nil {
+	if err := writeReport(s.Out, res, opts.Format, report.Options{Color: opts.Color, Verbose: opts.Verbose, Width: s.textWidth()}); err != nil {
 		return err
 	}
 	if opts.FixSQL != "" {
@@ -313,7 +327,7 @@ func lintInputs(trees []sqlparse.Tree, perFile map[string]int) []report.Input {
 func describeInputs(w io.Writer, inputs []report.Input) error {
 	for _, in := range inputs {
 		if _, err := fmt.Fprintf(w, "%s: layout %s, %s used, %s skipped, %s\n", in.Path, in.Layout,
-			countNoun(len(in.Files), "file"), countNoun(in.Skipped, "file"), countNoun(in.Statements, "statement")); err != nil {
+			humanize.Count(len(in.Files), "file", "files"), humanize.Count(in.Skipped, "file", "files"), humanize.Count(in.Statements, "statement", "statements")); err != nil {
 			return err
 		}
 		for _, f := range in.Files {
@@ -323,13 +337,6 @@ func describeInputs(w io.Writer, inputs []report.Input) error {
 		}
 	}
 	return nil
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // reportDiagnostics converts the loader's and replayer's diagnostics for the

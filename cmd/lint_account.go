@@ -8,6 +8,8 @@ import (
 
 	"github.com/idemcheck/idemcheck/report"
 	"github.com/idemcheck/idemcheck/sqlparse"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // The input account (issue 24): for each path lint was given, every file
@@ -108,7 +110,7 @@ func buildAccount(paths []string, src accountSources, allowPartial bool) (*repor
 		for _, fx := range fixtureOrder {
 			diags = append(diags, sqlparse.Diagnostic{Level: sqlparse.Note, Message: fmt.Sprintf(
 				"skipped %s: a test-fixture, example or template folder (%s); give it to lint directly to read it",
-				fx, countNoun(fixtures[fx], "schema file"))})
+				fx, humanize.Count(fixtures[fx], "schema file", "schema files"))})
 		}
 		c := ap.Counts()
 		if c.Unread > 0 && c.Unread > c.Replayed {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/idemcheck/idemcheck/internal/newfindings"
 	"github.com/idemcheck/idemcheck/pipeline"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // newFindingsFlags are the flags that narrow a report to what is new:
@@ -75,7 +77,7 @@ func (nf *newFindingsFilter) reportWritten(res *pipeline.Result, s *Streams) {
 	if nf == nil || nf.flags.WriteBaseline == "" {
 		return
 	}
-	fmt.Fprintf(s.Err, "idemcheck: wrote %s to the baseline %s\n", countNoun(res.BaselineWritten, "finding"), nf.flags.WriteBaseline)
+	fmt.Fprintf(s.Err, "idemcheck: wrote %s to the baseline %s\n", humanize.Count(res.BaselineWritten, "finding", "findings"), nf.flags.WriteBaseline)
 }
 
 // describe is what -v says about the filter on stderr.
@@ -85,7 +87,7 @@ func (nf *newFindingsFilter) describe(s *Streams) {
 	}
 	c := nf.changes
 	fmt.Fprintf(s.Err, "--new-from-rev %s: merge base %s, %s changed in %s (committed, staged, unstaged or untracked)\n",
-		c.Rev, shortCommit(c.Base), countNoun(c.Len(), "file"), c.Root)
+		c.Rev, shortCommit(c.Base), humanize.Count(c.Len(), "file", "files"), c.Root)
 }
 
 func shortCommit(sha string) string {

@@ -47,6 +47,10 @@ const (
 )
 
 func (f *auditFlags) addTo(c *cobra.Command) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[reportAnnotation] = "true"
 	fl := c.Flags()
 	fl.StringVar(&f.Format, "format", "text", "output format: "+report.FormatHelp())
 	fl.StringVar(&f.FailOn, "fail-on", "warning", "lowest severity that makes the exit status 1: error, warning, info or none")
@@ -65,6 +69,41 @@ func (f *auditFlags) addTo(c *cobra.Command) {
 	completeWords(c, "color", colorModes)
 	completeWords(c, "rule", ruleIDs())
 	completeWords(c, "disable", ruleIDs())
+	_ = c.RegisterFlagCompletionFunc("severity", completeSeverity)
+}
+
+// completeSeverity completes --severity ID=LEVEL: a rule id first, then,
+// after the "=", the levels.
+func completeSeverity(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if id, _, ok := strings.Cut(toComplete, "="); ok {
+		out := make([]string, len(severityNames))
+		for i, s := range severityNames {
+			out[i] = id + "=" + s
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+	ids := ruleIDs()
+	for i := range ids {
+		ids[i] += "="
+	}
+	return ids, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+}
+
+// defaultIs makes help say what a flag really defaults to when that is not
+// a fixed value (inspect's --pg-version is the server's own version): the
+// flag's usage gains "(default: what)" and the fixed value cobra would show
+// is hidden.
+func defaultIs(c *cobra.Command, flag, what string) {
+	f := c.Flags().Lookup(flag)
+	f.Usage += " (default: " + what + ")"
+	switch f.Value.Type() {
+	case "duration":
+		f.DefValue = "0s"
+	case "string":
+		f.DefValue = ""
+	default:
+		f.DefValue = "0"
+	}
 }
 
 // completeWords makes shell completion offer words for a flag's value. The
@@ -229,6 +268,9 @@ func autoColor(s *Streams) bool {
 // unknownRuleError is the usage error for a rule id nobody registered; it
 // lists the ids that exist so the user can correct the spelling.
 func unknownRuleError(id string) error {
+	if hint := audit.SuggestRule(id); hint != "" {
+		return usageError("unknown rule %q%s; \"idemcheck rules\" lists the rules", id, hint)
+	}
 	return usageError("unknown rule %q (rules: %s)", id, strings.Join(ruleIDs(), ", "))
 }
 

@@ -12,7 +12,7 @@ func init() { register(newRaceCmd) }
 // newRaceCmd is the `race` group: probes that fire identical requests at
 // once and judge whether the idempotency gate held.
 func newRaceCmd(s *Streams) *cobra.Command {
-	c := &cobra.Command{
+	c := asGroup(&cobra.Command{
 		Use:   "race",
 		Short: "Fire identical requests at the same moment and say whether the gate held",
 		Long: `race lands N identical requests at a running system together, round after
@@ -21,7 +21,10 @@ whether exactly one of them performed the effect.
 
 Exit status: 0 the gate held, 1 the gate is broken (or a conformance check
 failed), 3 inconclusive, 2 usage or no connection.`,
-	}
+		Example: `  idemcheck race demo
+  idemcheck race http -H 'Idempotency-Key: {{key}}' -d '{"amount":100}' http://127.0.0.1:8080/payments
+  idemcheck race sql --dsn "$DATABASE_URL" 'INSERT INTO claims (key) VALUES ({{key}}) ON CONFLICT DO NOTHING RETURNING 1'`,
+	})
 	for _, sub := range raceSubcommands {
 		c.AddCommand(sub(s))
 	}
@@ -36,28 +39,36 @@ var raceSubcommands []func(*Streams) *cobra.Command
 type raceOutput struct {
 	format  string
 	verbose bool
+	color   string
+	// colored is --color decided (validate): whether the text is coloured.
+	colored bool
 }
 
 func (o *raceOutput) bind(c *cobra.Command) {
 	c.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
 	c.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "print a line per round")
+	c.Flags().StringVar(&o.color, "color", "auto", "colour the verdict in the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set)")
 	completeWords(c, "format", []string{"text", "json"})
+	completeWords(c, "color", colorModes)
 }
 
-func (o *raceOutput) validate() error {
+func (o *raceOutput) validate(s *Streams) error {
 	if o.format != "text" && o.format != "json" {
 		return usageError("--format %q: want text or json", o.format)
 	}
-	return nil
+	f := auditFlags{Color: o.color}
+	var err error
+	o.colored, err = f.useColor(s)
+	return err
 }
 
 // writeRaceResult prints res and turns its verdict into the exit status.
 func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
 	var err error
 	if o.format == "json" {
-		err = racetest.WriteJSON(s.Out, res)
+		err = racetest.WriteJSON(s.Out, res, toolVersion())
 	} else {
-		err = racetest.WriteText(s.Out, res, o.verbose)
+		err = racetest.WriteColorText(s.Out, res, o.verbose, o.colored)
 	}
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}

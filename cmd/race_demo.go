@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -24,9 +23,11 @@ probes both with the defaults and the gate's own count as the effect oracle
 (--effect-url), so both verdicts, and the evidence behind them, can be
 seen in seconds. The exit status is 0 when the racy gate was found broken
 and the correct one holding, as they should be.`,
-		Args: cobra.NoArgs,
+		Example: `  idemcheck race demo
+  idemcheck race demo --format json`,
+		Args: noArgs("the demo starts its own two targets on loopback"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := out.validate(); err != nil {
+			if err := out.validate(s); err != nil {
 				return err
 			}
 			return runRaceDemo(c.Context(), s, out)
@@ -82,9 +83,8 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 		}
 	}
 	if out.format == "json" {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
+		doc := demoDocument{FormatVersion: racetest.FormatVersion, Tool: racetest.ToolName, Version: toolVersion(), Targets: results}
+		if err := racetest.EncodeJSON(s.Out, doc); err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
 		}
 	}
@@ -94,7 +94,15 @@ func runRaceDemo(ctx context.Context, s *Streams, out raceOutput) error {
 	return nil
 }
 
-// demoResult is one demo target's result in JSON: one document for both.
+// demoDocument is the demo's JSON: one document for both targets.
+type demoDocument struct {
+	FormatVersion int          `json:"format_version"`
+	Tool          string       `json:"tool"`
+	Version       string       `json:"version"`
+	Targets       []demoResult `json:"targets"`
+}
+
+// demoResult is one demo target's result in JSON.
 type demoResult struct {
 	Target   string           `json:"target"`
 	Expected racetest.Status  `json:"expected"`

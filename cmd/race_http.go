@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/mattn/go-shellwords"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,7 +107,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
   idemcheck race http -n 8 -H 'Idempotency-Key: {{key}}' --effect-sql 'select count(*) from payments where key = $1' --dsn $DATABASE_URL URL
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-url 'http://localhost:8080/admin/charges/count?key={{key}}' URL
   idemcheck race http -H 'Idempotency-Key: {{key}}' --effect-cmd './count-charges --db staging' URL`,
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("the URL to race", "idemcheck race http -H 'Idempotency-Key: {{key}}' http://127.0.0.1:8080/payments"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.markerGiven = c.Flags().Changed("replay-header")
 			return runRaceHTTP(c.Context(), s, o, args[0])
@@ -116,7 +117,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVarP(&o.method, "request", "X", "POST", "request method")
 	f.StringArrayVarP(&o.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
 	f.StringVarP(&o.data, "data", "d", "", "request body, or @file to read it from a file")
-	f.IntVarP(&o.n, "n", "n", 2, "requests per round")
+	f.IntVarP(&o.n, "requests", "n", 2, "requests per round")
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto")
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
@@ -145,6 +146,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
 	f.StringVar(&o.timeline, "timeline", "", "write a picture of the rounds to FILE (SVG): release, arrival and response per request, coloured by outcome")
 	o.out.bind(c)
+	completeWords(c, "request", []string{"POST", "PUT", "PATCH", "DELETE", "GET"})
 	completeWords(c, "in-flight", []string{"202", "none"})
 	completeWords(c, "effect-param", []string{"{{key}}", "{{uuid}}", "{{round}}"})
 	completeWords(c, "sync", []string{httprace.SyncAuto, httprace.SyncH1, httprace.SyncH2})
@@ -158,7 +160,7 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if err := o.out.validate(); err != nil {
+	if err := o.out.validate(s); err != nil {
 		return err
 	}
 	// --deadline bounds the whole run: the oracle's connection, the race
@@ -219,6 +221,10 @@ func writeTimeline(file string, p *httprace.Probe, res *racetest.Result) error {
 // probe turns the flags into an httprace.Probe, reporting bad flags as usage
 // errors.
 func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) {
+	// curl's -X/--request is the method, one letter from -n/--requests.
+	if _, err := strconv.Atoi(o.method); err == nil {
+		return httprace.Probe{}, usageError("-X/--request %q is the request method; the number of requests per round is -n/--requests", o.method)
+	}
 	p := httprace.Probe{
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
 		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split, Release: o.release,

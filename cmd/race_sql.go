@@ -63,7 +63,7 @@ variables.`,
 		Example: `  idemcheck race sql --dsn $DATABASE_URL \
     'INSERT INTO payments (idempotency_key, amount) VALUES ({{key}}, 100) ON CONFLICT DO NOTHING RETURNING id'
   idemcheck race sql -n 8 --file claim.sql`,
-		Args: cobra.MaximumNArgs(1),
+		Args: atMostOneArg("the claim statement (or --file)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runRaceSQL(c.Context(), s, o, args)
 		},
@@ -71,7 +71,7 @@ variables.`,
 	f := c.Flags()
 	f.StringVar(&o.dsn, "dsn", "", "PostgreSQL connection (URL or key=value; default DATABASE_URL, then PG* variables)")
 	f.StringVar(&o.file, "file", "", "read the statement from a file ('-' for stdin)")
-	f.IntVarP(&o.n, "n", "n", 2, "statements per round")
+	f.IntVarP(&o.n, "requests", "n", 2, "statements per round, each on its own connection")
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.BoolVar(&o.commit, "commit", false, "commit the winners' rows instead of rolling back; a claim whose COMMIT fails (40001 included) is a refusal")
 	f.StringVar(&o.isolation, "isolation", "read-committed", "the workers' isolation level: read-committed, repeatable-read or serializable (the last two decide at COMMIT, so they need --commit)")
@@ -90,7 +90,7 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 		ctx = context.Background()
 	}
 	start := time.Now()
-	if err := o.out.validate(); err != nil {
+	if err := o.out.validate(s); err != nil {
 		return err
 	}
 	stmt, err := o.statement(s, args)

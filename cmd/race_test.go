@@ -48,13 +48,21 @@ func TestRaceDemoJSONIsOneDocument(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d; stderr %s", code, errs)
 	}
-	var results []struct {
-		Expected racetest.Status
-		Result   racetest.Result
+	var doc struct {
+		FormatVersion int    `json:"format_version"`
+		Tool          string `json:"tool"`
+		Targets       []struct {
+			Expected racetest.Status
+			Result   racetest.Result
+		} `json:"targets"`
 	}
-	if err := json.Unmarshal([]byte(out), &results); err != nil {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not one JSON document: %v\n%s", err, out)
 	}
+	if doc.FormatVersion != 1 || doc.Tool != "idemcheck" {
+		t.Errorf("format_version %d, tool %q: want 1, idemcheck", doc.FormatVersion, doc.Tool)
+	}
+	results := doc.Targets
 	if len(results) != 2 || results[0].Result.Verdict.Status != racetest.Broken || results[1].Result.Verdict.Status != racetest.Holds {
 		t.Errorf("results %+v, want broken then holds", results)
 	}

@@ -15,7 +15,15 @@ func newRulesCmd(s *Streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rules [ID]",
 		Short: "List the rules, or show one rule's full doc with examples",
-		Args:  cobra.MaximumNArgs(1),
+		Example: `  idemcheck rules
+  idemcheck rules nullable-key`,
+		Args: atMostOneArg("a rule id"),
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return ruleIDs(), cobra.ShellCompDirectiveNoFileComp
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return report.RuleList(s.Out, audit.Rules)

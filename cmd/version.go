@@ -27,7 +27,9 @@ func newVersionCmd(s *Streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit, parser and PostgreSQL grammar version",
-		Args:  cobra.NoArgs,
+		Example: `  idemcheck version
+  idemcheck --version`,
+		Args: noArgs(""),
 		RunE: func(c *cobra.Command, args []string) error {
 			return writeVersion(s.Out, readVersionInfo())
 		},

@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fatih/color"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // WriteText writes the result for people: the header line, the
@@ -15,6 +19,14 @@ import (
 // checks, then the verdict with its cause or confidence. When conformance
 // ran, the last line folds its failures into the result.
 func WriteText(w io.Writer, res *Result, verbose bool) error {
+	return WriteColorText(w, res, verbose, false)
+}
+
+// WriteColorText is WriteText with, when colored is set, ANSI colours on
+// the verdict (red broken, green holds, yellow inconclusive) and the
+// warnings.
+func WriteColorText(w io.Writer, res *Result, verbose, colored bool) error {
+	paint := painter(colored)
 	var b strings.Builder
 	rounds := fmt.Sprintf("%d rounds", len(res.Rounds))
 	if res.StoppedEarly {
@@ -46,7 +58,7 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		}
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", warn)
+		fmt.Fprintf(&b, "%s: %s\n", paint(Inconclusive, "warning"), warn)
 	}
 	if c := res.Calibration; c != nil {
 		fmt.Fprintf(&b, "calibration: %s: %s\n", c.Signature, c.Sentence)
@@ -83,7 +95,7 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 	if len(res.Conformance) > 0 {
 		fmt.Fprintf(&b, "conformance: %s\n", conformanceCounts(res))
 	}
-	fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(string(res.Verdict.Status)), res.Verdict.Sentence)
+	fmt.Fprintf(&b, "%s: %s\n", paint(res.Verdict.Status, strings.ToUpper(string(res.Verdict.Status))), res.Verdict.Sentence)
 	if res.Verdict.Detail != "" {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Detail)
 	}
@@ -100,10 +112,31 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 		fmt.Fprintf(&b, "  %s\n", res.Verdict.Confidence)
 	}
 	if len(res.Conformance) > 0 {
-		b.WriteString(FinalLine(res) + "\n")
+		line := FinalLine(res)
+		word, rest, _ := strings.Cut(line, ":")
+		b.WriteString(paint(res.Overall(), word) + ":" + rest + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// painter colours a word by the status it announces, or leaves it alone
+// when color is off. Each call makes its own color.Color with colour set
+// explicitly, so that runs in parallel never share color's global switch.
+func painter(enabled bool) func(Status, string) string {
+	return func(st Status, word string) string {
+		if !enabled {
+			return word
+		}
+		attrs := map[Status][]color.Attribute{
+			Holds:        {color.FgGreen, color.Bold},
+			Broken:       {color.FgRed, color.Bold},
+			Inconclusive: {color.FgYellow, color.Bold},
+		}[st]
+		c := color.New(attrs...)
+		c.EnableColor()
+		return c.Sprint(word)
+	}
 }
 
 // conformanceCounts is "1 of 5 checks failed (3 passed, 1 skipped)".
@@ -150,21 +183,21 @@ func RoundLine(r *Round) string {
 	var b strings.Builder
 	// With an oracle the count, not the responses, says how many won: the
 	// unmarked successes are shown as what they are.
-	winWord := "win"
+	wins := humanize.Count(r.Count(Win), "win", "wins")
 	if r.Effects != nil {
-		winWord = "success"
+		wins = humanize.Count(r.Count(Win), "success", "successes")
 	}
-	fmt.Fprintf(&b, "round %d: %s", r.Index, plural(r.Count(Win), winWord))
+	fmt.Fprintf(&b, "round %d: %s", r.Index, wins)
 	if n := r.Count(Undecided); n > 0 {
-		fmt.Fprintf(&b, ", %s", plural(n, "win-or-replay"))
+		fmt.Fprintf(&b, ", %s", humanize.Count(n, "win-or-replay", "win-or-replays"))
 	}
-	fmt.Fprintf(&b, ", %s, %s", plural(r.Count(Refusal), "refusal"), plural(r.Count(Replay), "replay"))
+	fmt.Fprintf(&b, ", %s, %s", humanize.Count(r.Count(Refusal), "refusal", "refusals"), humanize.Count(r.Count(Replay), "replay", "replays"))
 	if n := r.Count(InFlight); n > 0 {
 		fmt.Fprintf(&b, ", %d in flight", n)
 	}
-	fmt.Fprintf(&b, ", %s", plural(r.Count(Error), "error"))
+	fmt.Fprintf(&b, ", %s", humanize.Count(r.Count(Error), "error", "errors"))
 	if n := r.Count(Serialization); n > 0 {
-		fmt.Fprintf(&b, ", %s", plural(n, "serialization failure"))
+		fmt.Fprintf(&b, ", %s", humanize.Count(n, "serialization failure", "serialization failures"))
 	}
 	if r.Effects != nil {
 		fmt.Fprintf(&b, ", %d effect(s) counted", *r.Effects)
@@ -205,11 +238,35 @@ func RoundLine(r *Round) string {
 }
 
 // WriteJSON writes the result as one JSON document.
-func WriteJSON(w io.Writer, res *Result) error {
+// version is the tool's, which the document names beside its own
+// FormatVersion.
+func WriteJSON(w io.Writer, res *Result, version string) error {
+	return EncodeJSON(w, Document{FormatVersion: FormatVersion, Tool: ToolName, Version: version, Result: res})
+}
+
+// FormatVersion is the version of the race JSON document's shape; it
+// changes when a field is removed, renamed or changes meaning, not when one
+// is added (docs/output-contract.md, docs/schema/race.schema.json).
+const FormatVersion = 1
+
+// ToolName names the tool in the document.
+const ToolName = "idemcheck"
+
+// Document is the race JSON document: what wrote it, then the result's
+// fields at the top level.
+type Document struct {
+	FormatVersion int    `json:"format_version"`
+	Tool          string `json:"tool"`
+	Version       string `json:"version"`
+	*Result
+}
+
+// EncodeJSON writes v as indented JSON, as every race document is written.
+func EncodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // "<redacted>", not "\u003credacted\u003e"
-	return enc.Encode(res)
+	return enc.Encode(v)
 }
 
 // fmtDuration prints a duration rounded to three significant places.
@@ -223,14 +280,4 @@ func fmtDuration(d time.Duration) string {
 		return d.Round(100 * time.Nanosecond).String()
 	}
 	return d.String()
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "s") {
-		return strconv.Itoa(n) + " " + noun + "es"
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

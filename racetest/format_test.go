@@ -57,7 +57,7 @@ func TestJSONGolden(t *testing.T) {
 	res := brokenResult()
 	res.Verdict = Judge(res.Rounds, res.Calibration)
 	var b bytes.Buffer
-	if err := WriteJSON(&b, res); err != nil {
+	if err := WriteJSON(&b, res, "v9.8.7"); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "../testdata/race/broken.json", b.Bytes())

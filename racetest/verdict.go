@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // Causes named by verdicts, in Verdict.Cause. Their wording is part of the
@@ -299,7 +301,7 @@ func (r *Round) evidence() string {
 	if r.Evidence != "" {
 		return r.Evidence
 	}
-	return fmt.Sprintf("%s returned a row", plural(r.Count(Win), "claim"))
+	return fmt.Sprintf("%s returned a row", humanize.Count(r.Count(Win), "claim", "claims"))
 }
 
 // holdsEvidence says what showed one win per round across a holding run.

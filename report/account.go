@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // Account is what a lint run did with every file under its paths that
@@ -105,7 +107,7 @@ func (p AccountPath) Counts() AccountCounts {
 func AccountLine(a *Account) string {
 	c := a.Counts()
 	var b strings.Builder
-	fmt.Fprintf(&b, "read %s in %s", plural(c.Replayed, "file", "files"), plural(c.Trees, "tree", "trees"))
+	fmt.Fprintf(&b, "read %s in %s", humanize.Count(c.Replayed, "file", "files"), humanize.Count(c.Trees, "tree", "trees"))
 	if c.Skipped > 0 {
 		kinds := make([]string, 0, len(c.ByKind))
 		for k := range c.ByKind {
@@ -119,12 +121,12 @@ func AccountLine(a *Account) string {
 		})
 		parts := make([]string, len(kinds))
 		for i, k := range kinds {
-			parts[i] = fmt.Sprintf("%s %s", thousands(c.ByKind[k]), k)
+			parts[i] = fmt.Sprintf("%s %s", humanize.Thousands(c.ByKind[k]), k)
 		}
-		fmt.Fprintf(&b, "; skipped %s (%s)", thousands(c.Skipped), strings.Join(parts, ", "))
+		fmt.Fprintf(&b, "; skipped %s (%s)", humanize.Thousands(c.Skipped), strings.Join(parts, ", "))
 	}
 	if c.Unread > 0 {
-		fmt.Fprintf(&b, "; not read %s", thousands(c.Unread))
+		fmt.Fprintf(&b, "; not read %s", humanize.Thousands(c.Unread))
 	}
 	return b.String()
 }
@@ -164,8 +166,12 @@ func accountJSON(a *Account) *jsonAccount {
 		return nil
 	}
 	c := a.Counts()
+	byKind := c.ByKind
+	if byKind == nil {
+		byKind = map[string]int{}
+	}
 	out := &jsonAccount{Replayed: c.Replayed, Skipped: c.Skipped, Unread: c.Unread, Trees: c.Trees,
-		SkippedByKind: c.ByKind, Paths: []jsonAccountPath{}}
+		SkippedByKind: byKind, Paths: []jsonAccountPath{}}
 	for _, p := range a.Paths {
 		pc := p.Counts()
 		jp := jsonAccountPath{Path: p.Path, Replayed: pc.Replayed, Skipped: pc.Skipped, Unread: pc.Unread,

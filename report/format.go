@@ -37,6 +37,9 @@ type Options struct {
 	// Verbose shows note diagnostics and every fix in full, not only the
 	// first (text).
 	Verbose bool
+	// Width is where prose wraps (text): the terminal's width when stdout
+	// is one, 0 for DefaultWidth otherwise.
+	Width int
 	// Paths say where the document's file paths are relative to (sarif,
 	// gitlab), for formats that name files from the repository root.
 	Paths Paths

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // stepSummaryRows bounds the table: a step summary is read by a person, and
@@ -54,7 +56,7 @@ func appendStepSummary(path string, doc *Document) error {
 		b.WriteString(strings.Join(rows, "\n"))
 		b.WriteString("\n")
 		if hidden > 0 {
-			fmt.Fprintf(&b, "\n%s more not shown here (see the annotations or the SARIF report).\n", plural(hidden, "finding", "findings"))
+			fmt.Fprintf(&b, "\n%s more not shown here (see the annotations or the SARIF report).\n", humanize.Count(hidden, "finding", "findings"))
 		}
 		b.WriteString("\n")
 	}

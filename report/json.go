@@ -13,8 +13,11 @@ import (
 // document other programs read.
 
 type jsonDocument struct {
-	Tool    string `json:"tool"`
-	Version string `json:"version"`
+	// FormatVersion is the version of this document's shape
+	// (docs/output-contract.md); Version is the tool's.
+	FormatVersion int    `json:"format_version"`
+	Tool          string `json:"tool"`
+	Version       string `json:"version"`
 	// Database is where inspect read the catalog; absent for lint.
 	Database *jsonDatabase    `json:"database,omitempty"`
 	Inputs   []jsonInput      `json:"inputs"`
@@ -84,16 +87,19 @@ type jsonSuppression struct {
 }
 
 type jsonFinding struct {
-	Rule       string           `json:"rule"`
-	Severity   string           `json:"severity"`
-	Object     string           `json:"object"`
-	Columns    []string         `json:"columns"`
-	Message    string           `json:"message"`
-	Position   *jsonPosition    `json:"position"`
-	Related    []jsonRelated    `json:"related"`
-	Fixes      []jsonFix        `json:"fixes"`
-	Notes      []string         `json:"notes"`
-	Suppressed *jsonSuppression `json:"suppressed"`
+	// Fingerprint is the finding's identity across runs, the one the
+	// baseline, SARIF and GitLab use: rule, object and key parts, not lines.
+	Fingerprint string           `json:"fingerprint"`
+	Rule        string           `json:"rule"`
+	Severity    string           `json:"severity"`
+	Object      string           `json:"object"`
+	Columns     []string         `json:"columns"`
+	Message     string           `json:"message"`
+	Position    *jsonPosition    `json:"position"`
+	Related     []jsonRelated    `json:"related"`
+	Fixes       []jsonFix        `json:"fixes"`
+	Notes       []string         `json:"notes"`
+	Suppressed  *jsonSuppression `json:"suppressed"`
 	// Data holds inspect --data counts; absent otherwise.
 	Data *jsonData `json:"data,omitempty"`
 	// Witness is the two rows that get through a hole, for the findings
@@ -194,14 +200,15 @@ func init() { register(&Format{Name: "json", Rank: 10, Write: JSON}) }
 // It needs no options.
 func JSON(w io.Writer, doc *Document, _ Options) error {
 	out := jsonDocument{
-		Tool:     doc.Tool,
-		Version:  doc.Version,
-		Database: databaseJSON(doc.Database),
-		Inputs:   []jsonInput{},
-		Findings: []jsonFinding{},
-		Notes:    []jsonDiagnostic{},
-		Errors:   []jsonDiagnostic{},
-		Summary:  summaryJSON(doc),
+		FormatVersion: FormatVersion,
+		Tool:          doc.Tool,
+		Version:       doc.Version,
+		Database:      databaseJSON(doc.Database),
+		Inputs:        []jsonInput{},
+		Findings:      []jsonFinding{},
+		Notes:         []jsonDiagnostic{},
+		Errors:        []jsonDiagnostic{},
+		Summary:       summaryJSON(doc),
 
 		InputAccount: accountJSON(doc.Account),
 	}
@@ -252,7 +259,8 @@ func summaryJSON(doc *Document) jsonSummary {
 
 func findingJSON(f audit.Finding) jsonFinding {
 	out := jsonFinding{
-		Rule: f.Rule, Severity: f.Severity.String(), Object: f.Object, Columns: nonNil(f.Columns),
+		Fingerprint: f.Fingerprint(),
+		Rule:        f.Rule, Severity: f.Severity.String(), Object: f.Object, Columns: nonNil(f.Columns),
 		Message: f.Message, Position: positionJSON(f.Pos), Related: []jsonRelated{}, Fixes: []jsonFix{},
 		Notes: nonNil(f.Notes),
 	}

@@ -14,6 +14,7 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,10 +22,41 @@ import (
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // ToolName is the name reports give for the tool that wrote them.
 const ToolName = "idemcheck"
+
+// FormatVersion is the version of the JSON documents' shape (lint, inspect
+// and race): it changes when a field is removed, renamed or changes meaning,
+// not when one is added. docs/output-contract.md says what it promises, and
+// docs/schema/ holds the JSON Schemas of the current version.
+const FormatVersion = 1
+
+// DocsURL is where the documentation of version (a release tag such as
+// v1.2.0) is read: the tag's tree for a release, main's otherwise. page
+// is a path below docs/ ("rules-reference.md#nullable-key").
+func DocsURL(version, page string) string {
+	ref := "main"
+	if isReleaseTag(version) {
+		ref = version
+	}
+	return "https://github.com/idemcheck/idemcheck/blob/" + ref + "/docs/" + page
+}
+
+// isReleaseTag reports whether v looks like a release's tag (v1.2.0,
+// v1.2.0-rc.1); "devel" and the pseudo-versions Go gives a build from a
+// commit (v0.0.0-20260101000000-0123456789ab, v1.2.1-0.2026...) are not.
+func isReleaseTag(v string) bool {
+	return releaseTag.MatchString(v) && !pseudoVersion.MatchString(v)
+}
+
+var (
+	releaseTag    = regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
+	pseudoVersion = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
+)
 
 // Document is everything one run has to say: what was read, what was found,
 // what could not be read, and the counts.
@@ -226,7 +258,7 @@ func (c Counts) infoRules() string {
 	})
 	parts := make([]string, len(rules))
 	for i, r := range rules {
-		parts[i] = fmt.Sprintf("%s %s", r, thousands(c.InfoByRule[r]))
+		parts[i] = fmt.Sprintf("%s %s", r, humanize.Thousands(c.InfoByRule[r]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -245,7 +277,7 @@ func ProvingLine(doc *Document) string {
 	fmt.Fprintf(&b, "prove: %d proven, %d refuted, %d not proven on PostgreSQL %s, %s; ready in %.2f s, the witnesses took %.2f s",
 		proven, refuted, notProven, pv.Version, pv.Server, pv.Started.Seconds(), pv.Elapsed.Seconds())
 	if defects > 0 {
-		fmt.Fprintf(&b, "; %s let the rows in with the fix applied, a defect in idemcheck's fix", plural(defects, "finding", "findings"))
+		fmt.Fprintf(&b, "; %s let the rows in with the fix applied, a defect in idemcheck's fix", humanize.Count(defects, "finding", "findings"))
 	}
 	b.WriteString(". " + strings.ToUpper(pv.Scope[:1]) + pv.Scope[1:] + ".")
 	if major := majorOf(pv.Version); pv.Target != 0 && major != 0 && major != pv.Target {

@@ -168,8 +168,8 @@ func TestTextLinesFitWidth(t *testing.T) {
 		if strings.HasPrefix(line, "    CREATE") || strings.HasPrefix(line, "    ALTER") || strings.Contains(line, " — ") {
 			continue
 		}
-		if n := len([]rune(line)); n > wrapWidth {
-			t.Errorf("line of %d characters (limit %d): %q", n, wrapWidth, line)
+		if n := len([]rune(line)); n > DefaultWidth {
+			t.Errorf("line of %d characters (limit %d): %q", n, DefaultWidth, line)
 		}
 	}
 }
@@ -224,14 +224,6 @@ func TestSummaryLine(t *testing.T) {
 	want = "3 errors, 1 warning, 4 info (optional-unique 3, unused-ignore 1) in 212 files (1,840 statements), 37 findings in unchanged files not shown — 0.21 s"
 	if got := SummaryLine(doc, false); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1840: "1,840", 1234567: "1,234,567", -1500: "-1,500"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 

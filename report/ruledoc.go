@@ -86,7 +86,7 @@ func RulesTable(rules []*audit.Rule) string {
 	var b strings.Builder
 	b.WriteString("| rule | severity | checks | what it finds |\n|---|---|---|---|\n")
 	for _, r := range rules {
-		// The anchor is what SARIF's helpUri points at.
+		// The anchor lets a page link to a rule's row.
 		fmt.Fprintf(&b, "| <a id=\"rule-%s\"></a>`%s` | %s | %s | %s |\n", r.ID, r.ID, r.Severity, needsText(r.Needs), strings.ReplaceAll(r.Title, "|", `\|`))
 	}
 	return b.String()

@@ -20,9 +20,6 @@ const (
 	// srcRoot is the uriBaseId every path is relative to: the repository
 	// root.
 	srcRoot = "SRCROOT"
-	// rulesPage holds the rule table whose anchors (#rule-ID) helpUri
-	// points at.
-	rulesPage = informationURI + "/blob/main/docs/rules.md"
 	// fingerprintKey names idemcheck's own partial fingerprint: the rule and
 	// the object, so a finding keeps its identity when lines move.
 	fingerprintKey = "idemcheck/v1"
@@ -203,7 +200,7 @@ func SARIF(w io.Writer, doc *Document, opts Options) error {
 	}
 	for _, r := range rules {
 		s.ruleIndex[r.ID] = len(run.Tool.Driver.Rules)
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(r))
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(r, doc.Version))
 	}
 	for _, f := range doc.Findings {
 		if !doc.Shown(f) {
@@ -219,7 +216,7 @@ func SARIF(w io.Writer, doc *Document, opts Options) error {
 			}
 			idx = len(run.Tool.Driver.Rules)
 			s.ruleIndex[f.Rule] = idx
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(r))
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(r, doc.Version))
 		}
 		run.Results = append(run.Results, s.result(f, idx))
 	}
@@ -246,14 +243,16 @@ type sarifWriter struct {
 	ruleIndex map[string]int
 }
 
-func sarifRuleFor(r *audit.Rule) sarifRule {
+// sarifRuleFor describes r; its helpUri is r's section of the rule
+// reference, in the docs of the version that wrote the log.
+func sarifRuleFor(r *audit.Rule, version string) sarifRule {
 	return sarifRule{
 		ID:                   r.ID,
 		Name:                 pascalCase(r.ID),
 		ShortDescription:     sarifMessage{Text: sentence(r.Title)},
 		FullDescription:      sarifMessage{Text: sentence(strings.Join(strings.Fields(r.Doc), " "))},
 		Help:                 sarifMessage{Text: RuleHelpText(r), Markdown: RuleHelpMarkdown(r)},
-		HelpURI:              rulesPage + "#rule-" + r.ID,
+		HelpURI:              DocsURL(version, "rules-reference.md#"+r.ID),
 		DefaultConfiguration: sarifConfiguration{Level: sarifLevel(r.Severity)},
 		Properties:           sarifRuleProperties{Needs: r.Needs.String(), Tags: []string{"idempotency", "postgresql"}},
 	}

@@ -3,19 +3,26 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/fatih/color"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 func init() { register(&Format{Name: "text", Rank: 0, Write: Text}) }
 
-// wrapWidth is where message text is wrapped, indentation included.
-const wrapWidth = 100
+// DefaultWidth is where message text is wrapped, indentation included, when
+// Options.Width is not set: the width of output that is not a terminal (a
+// log, a file, a pipe), where no width can be asked for.
+const DefaultWidth = 100
+
+// minWidth is the narrowest wrap: below it every line would break after a
+// word or two, which is harder to read than a line the terminal folds.
+const minWidth = 40
 
 // palette holds one color.Color per kind of text. Each value has colour
 // switched on or off explicitly, so that two reports written at once (tests
@@ -70,6 +77,8 @@ func (p palette) severity(s audit.Severity) string {
 type textWriter struct {
 	w   io.Writer
 	err error
+	// width is where prose wraps, indentation included.
+	width int
 }
 
 func (t *textWriter) printf(format string, args ...any) {
@@ -85,9 +94,15 @@ func (t *textWriter) printf(format string, args ...any) {
 // bury two holes; the info lines come together, after a blank line.
 //
 // Of opts it reads Color (ANSI colours for severities, rule ids and
-// positions) and Verbose (note diagnostics, and every fix in full).
+// positions), Verbose (note diagnostics, and every fix in full) and Width
+// (where prose wraps; the first line of a finding never wraps, so that it
+// stays one file:line:col: severity rule line for grep and editors).
 func Text(w io.Writer, doc *Document, opts Options) error {
-	t := &textWriter{w: w}
+	t := &textWriter{w: w, width: opts.Width}
+	if t.width <= 0 {
+		t.width = DefaultWidth
+	}
+	t.width = max(t.width, minWidth)
 	p := newPalette(opts.Color)
 	if db := doc.Database; db != nil {
 		t.printf("database: %s (PostgreSQL %s)\n", db, db.Version)
@@ -234,26 +249,26 @@ func writeIndented(t *textWriter, indent, text string) {
 	}
 }
 
-// writeWrapped writes prose wrapped at wrapWidth: the first line behind
+// writeWrapped writes prose wrapped at t.width: the first line behind
 // first, the following ones behind rest. The widths count visible characters,
 // so colour codes in first do not shorten the line.
 func writeWrapped(t *textWriter, first, rest, text string) {
-	for _, line := range wrap(text, visibleLen(first), len(rest)) {
+	for _, line := range wrap(text, visibleLen(first), len(rest), t.width) {
 		t.printf("%s\n", strings.TrimRight(first+line, " "))
 		first = rest
 	}
 }
 
-// wrap splits text into lines of at most wrapWidth characters once an indent
+// wrap splits text into lines of at most width characters once an indent
 // of firstIndent (first line) or restIndent (others) is added. Existing line
 // breaks are kept; a word longer than a line stays whole.
-func wrap(text string, firstIndent, restIndent int) []string {
+func wrap(text string, firstIndent, restIndent, width int) []string {
 	var lines []string
 	indent := firstIndent
 	for _, para := range strings.Split(text, "\n") {
 		var line strings.Builder
 		for _, word := range strings.Fields(para) {
-			if line.Len() > 0 && indent+len([]rune(line.String()))+1+len([]rune(word)) > wrapWidth {
+			if line.Len() > 0 && indent+len([]rune(line.String()))+1+len([]rune(word)) > width {
 				lines = append(lines, line.String())
 				line.Reset()
 				indent = restIndent
@@ -307,20 +322,20 @@ func SummaryLine(doc *Document, verbose bool) string {
 func summaryLine(doc *Document, notesHint string) string {
 	c := Count(doc)
 	var b strings.Builder
-	infos := plural(c.Infos, "info", "info")
+	infos := humanize.Count(c.Infos, "info", "info")
 	if c.Infos > 0 {
 		infos += " (" + c.infoRules() + ")"
 	}
 	fmt.Fprintf(&b, "%s, %s, %s in %s",
-		plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"), infos, whatWasRead(doc))
+		humanize.Count(c.Errors, "error", "errors"), humanize.Count(c.Warnings, "warning", "warnings"), infos, whatWasRead(doc))
 	if c.NotShown > 0 {
-		fmt.Fprintf(&b, ", %s below --min-severity %s not shown", thousands(c.NotShown), doc.MinSeverity)
+		fmt.Fprintf(&b, ", %s below --min-severity %s not shown", humanize.Thousands(c.NotShown), doc.MinSeverity)
 	}
 	if c.InputErrors > 0 {
-		fmt.Fprintf(&b, ", %s", plural(c.InputErrors, "input error", "input errors"))
+		fmt.Fprintf(&b, ", %s", humanize.Count(c.InputErrors, "input error", "input errors"))
 	}
 	if c.Notes > 0 {
-		b.WriteString(", " + plural(c.Notes, "note", "notes"))
+		b.WriteString(", " + humanize.Count(c.Notes, "note", "notes"))
 		if notesHint != "" {
 			b.WriteString(" (" + notesHint + ")")
 		}
@@ -343,45 +358,19 @@ func summaryLine(doc *Document, notesHint string) string {
 // (2 round trips)".
 func whatWasRead(doc *Document) string {
 	if doc.Summary.Live {
-		return plural(doc.Summary.Tables, "table", "tables") + " (" + plural(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
+		return humanize.Count(doc.Summary.Tables, "table", "tables") + " (" + humanize.Count(doc.Summary.RoundTrips, "round trip", "round trips") + ")"
 	}
-	read := plural(doc.Summary.Files, "file", "files") + " (" + plural(doc.Summary.Statements, "statement", "statements") + ")"
+	read := humanize.Count(doc.Summary.Files, "file", "files") + " (" + humanize.Count(doc.Summary.Statements, "statement", "statements") + ")"
 	if n := doc.Summary.SkippedFiles; n > 0 {
-		read += ", " + plural(n, "file", "files") + " skipped"
+		read += ", " + humanize.Count(n, "file", "files") + " skipped"
 	}
 	if n := doc.Summary.SkippedStatements; n > 0 {
-		read += ", " + plural(n, "statement", "statements") + " skipped"
+		read += ", " + humanize.Count(n, "statement", "statements") + " skipped"
 	}
 	return read
 }
 
 // unchangedWords counts the findings --new-from-rev left out.
 func unchangedWords(n int) string {
-	return plural(n, "finding", "findings") + " in unchanged files not shown"
-}
-
-// plural writes n with thousands separators and the right noun.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
-}
-
-// thousands formats n with a comma every three digits: 1840 -> "1,840".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return humanize.Count(n, "finding", "findings") + " in unchanged files not shown"
 }

@@ -12,7 +12,8 @@ const module = "github.com/idemcheck/idemcheck"
 
 // httpPath is the race engine a Go test library needs for HTTP races: the
 // core and this probe.
-var httpPath = []string{module + "/racetest", module + "/racetest/httprace"}
+// internal/humanize (counts in words, strconv alone) is on it too.
+var httpPath = []string{module + "/racetest", module + "/racetest/httprace", module + "/internal/humanize"}
 
 // TestHTTPPathBuildsWithoutCgo: a test library built on the HTTP probe must
 // build where no C compiler is installed, so nothing the core and this

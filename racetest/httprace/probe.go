@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/idemcheck/idemcheck/racetest"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
 )
 
 // Sync modes and split points (docs/race.md, "Landing requests together").
@@ -386,17 +388,9 @@ func (r *httpRun) recount(ctx context.Context, res *racetest.Result) error {
 		}
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("%s a request that failed, timed out or was accepted for later; the oracle counted again --timeout (%s) after the last of them ended, and %d count(s) rose",
-		plural(len(pending), "round had", "rounds had"), r.p.Timeout, rose))
+		humanize.Count(len(pending), "round had", "rounds had"), r.p.Timeout, rose))
 	res.Verdict = racetest.Judge(res.Rounds, res.Calibration)
 	return nil
-}
-
-// plural picks the singular or plural phrase for n, with n before it.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // httpRun is the HTTP probe's Prober: the settings, the protocol chosen
