@@ -36,7 +36,7 @@ func main() {
 	rounds := flag.Int("rounds", 100, "rounds per cell")
 	batches := flag.Int("batches", 200, "HTTP/2 batches at the raw sink")
 	settle := flag.Duration("settle", 20*time.Millisecond, "how long withheld heads settle before the release")
-	tables := flag.String("tables", "catch,sink,spread", "which tables to print: catch, sink, spread, sync")
+	tables := flag.String("tables", "catch,sink,spread", "which tables to print: catch, sink, spread, sync; or real alone (the real servers of docs/race-sync.md)")
 	ns := flag.String("n", "2,8", "sync table: requests per round, comma-separated")
 	windows := flag.String("windows", "1ms,200us,50us,20us", "sync table: the targets' read-then-write windows")
 	targets := flag.String("targets", strings.Join(allTargets, ","), "sync table: targets (spin, sleep, pg, node, nginx; spin-tls, sleep-tls)")
@@ -44,9 +44,39 @@ func main() {
 	dsn := flag.String("dsn", defaultDSN(), "sync table: PostgreSQL for the pg target")
 	serve := flag.Duration("serve", -1, "internal: serve a target with this read-then-write window and print its URL")
 	serveKind := flag.String("serve-kind", "spin", "internal: the target -serve serves (spin, sleep, pg)")
+	idemcheckBin := flag.String("idemcheck", "", "real table: the idemcheck binary to measure (go build -o DIR/idemcheck .)")
+	realTargetsFlag := flag.String("real-targets", strings.Join(realTargets, ","), "real table: targets")
+	realMethodsFlag := flag.String("real-methods", strings.Join(realMethods, ","), "real table: methods (idemcheck, naive-keepalive, naive-fresh)")
+	npmCache := flag.String("npm-cache", "/work/cache/npm", "real table: the directory express and pg are installed in (npm install --prefix DIR)")
+	load := flag.Int("load", 0, "real table: busy processes (yes > /dev/null) to run beside the measurement")
+	idemcheckArgs := flag.String("idemcheck-args", "", "real table: more arguments for idemcheck race http, space-separated (none: its defaults)")
+	label := flag.String("label", "", "real table: what the idemcheck binary was built from, for the header")
+	oracle := flag.Bool("oracle", false, "real table: give idemcheck the target's count (--effect-url)")
 	flag.Parse()
 	if *serve >= 0 {
+		if strings.HasPrefix(*serveKind, "real-") {
+			serveReal(*serveKind, *serve)
+			return
+		}
 		serveTarget(*serveKind, *serve, *dsn)
+		return
+	}
+	if strings.Contains(*tables, "real") {
+		var nList []int
+		for _, s := range parseList(*ns) {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 2 {
+				fmt.Fprintf(os.Stderr, "bench: -n %q: want numbers of 2 or more\n", s)
+				os.Exit(2)
+			}
+			nList = append(nList, n)
+		}
+		rc := realConfig{idemcheck: *idemcheckBin, rounds: *rounds, ns: nList, targets: parseList(*realTargetsFlag),
+			methods: parseList(*realMethodsFlag), dsn: *dsn, npmCache: *npmCache, load: *load, extra: strings.Fields(*idemcheckArgs), label: *label, oracle: *oracle}
+		if err := realTable(os.Stdout, rc); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	cfg := syncConfig{rounds: *rounds, settle: *settle, ns: nil, targets: parseList(*targets), methods: parseList(*methods), dsn: *dsn}
