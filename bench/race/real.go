@@ -67,6 +67,7 @@ type realCell struct {
 	noEffect       int    // rounds whose key made no charge at all (every request failed)
 	sync           string // what idemcheck chose, from its JSON
 	elapsed        time.Duration
+	load           string // the 1-minute load average when the cell started
 	err            string
 }
 
@@ -90,8 +91,8 @@ func realTable(w io.Writer, cfg realConfig) error {
 	fmt.Fprintf(w, "Real servers, counted effects: %d rounds per cell, oracle given to idemcheck: %v, %d busy processes beside it, %d CPUs, %s; idemcheck %s %s; load average at the start %s; %s\n\n",
 		cfg.rounds, cfg.oracle, cfg.load, runtime.NumCPU(), runtime.Version(), version, cfg.label,
 		strings.Join(strings.Fields(string(load))[:3], " "), time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	fmt.Fprintln(w, "| target | N | method | caught | 95% CI | no effect | time |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| target | N | method | caught | 95% CI | no effect | time | load |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	var cells []*realCell
 	for _, name := range cfg.targets {
 		t, err := startReal(name, cfg)
@@ -101,7 +102,7 @@ func realTable(w io.Writer, cfg realConfig) error {
 		}
 		for _, n := range cfg.ns {
 			for _, m := range cfg.methods {
-				c := &realCell{target: name, method: m, n: n}
+				c := &realCell{target: name, method: m, n: n, load: loadAverage()}
 				start := time.Now()
 				switch m {
 				case "idemcheck":
@@ -124,7 +125,7 @@ func realTable(w io.Writer, cfg realConfig) error {
 
 func (c *realCell) row() string {
 	if c.err != "" && c.rounds == 0 {
-		return fmt.Sprintf("| %s | %d | %s | error: %s | | | %s |", c.target, c.n, c.method, c.err, c.elapsed.Round(time.Second))
+		return fmt.Sprintf("| %s | %d | %s | error: %s | | | %s | %s |", c.target, c.n, c.method, c.err, c.elapsed.Round(time.Second), c.load)
 	}
 	lo, hi := wilson(c.caught, c.rounds)
 	method := c.method
@@ -134,8 +135,8 @@ func (c *realCell) row() string {
 	if c.err != "" {
 		method += " [" + c.err + "]"
 	}
-	return fmt.Sprintf("| %s | %d | %s | %d/%d = %.1f%% | %.1f–%.1f%% | %d | %s |", c.target, c.n, method, c.caught, c.rounds,
-		100*float64(c.caught)/float64(max(c.rounds, 1)), 100*lo, 100*hi, c.noEffect, c.elapsed.Round(time.Second))
+	return fmt.Sprintf("| %s | %d | %s | %d/%d = %.1f%% | %.1f–%.1f%% | %d | %s | %s |", c.target, c.n, method, c.caught, c.rounds,
+		100*float64(c.caught)/float64(max(c.rounds, 1)), 100*lo, 100*hi, c.noEffect, c.elapsed.Round(time.Second), c.load)
 }
 
 // comparisons prints the three tests per target and N: the
@@ -183,9 +184,17 @@ func comparisons(w io.Writer, cells []*realCell) error {
 				twice += " (naive 0)"
 			}
 		}
-		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s |\n", k.target, k.n, 100*p, 100*q, yes(hi >= q), ninety, twice)
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s |\n", k.target, k.n, 100*p, 100*q, yes(hi >= q-1e-9), ninety, twice)
 	}
 	return nil
+}
+
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // startLoad starts n busy processes (yes > /dev/null) and returns what
@@ -458,6 +467,8 @@ func idemcheckCell(c *realCell, t *realTarget, cfg realConfig) {
 		return
 	}
 	c.sync = res.Sync
+	// Why auto chose it, with the pre-run's figures where it measured.
+	fmt.Fprintf(os.Stderr, "sync %s N=%d: %s: %s\n", c.target, c.n, res.Sync, res.SyncReason)
 	for _, r := range res.Rounds {
 		n, err := t.count(r.Key)
 		if err != nil {
@@ -606,6 +617,9 @@ func serveReal(kind string, window time.Duration) {
 	os.Exit(1)
 }
 
+// workerStdin are the prefork workers' stdin pipes, held open.
+var workerStdin []io.WriteCloser
+
 func servePrefork(window time.Duration) {
 	port, err := freePort()
 	if err != nil {
@@ -617,10 +631,14 @@ func servePrefork(window time.Duration) {
 	for range runtime.NumCPU() {
 		c := exec.Command(self, "-serve", window.String(), "-serve-kind", "real-prefork-worker")
 		c.Env = append(os.Environ(), "GOMAXPROCS=1", fmt.Sprintf("BENCH_PREFORK_PORT=%d", port))
-		if _, err := c.StdinPipe(); err != nil {
+		stdin, err := c.StdinPipe()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "prefork:", err)
 			os.Exit(1)
 		}
+		// Held until this process exits: were the pipe collected, its
+		// finalizer would close it and the worker would exit.
+		workerStdin = append(workerStdin, stdin)
 		line, err := startAndRead(c)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "prefork:", err)
