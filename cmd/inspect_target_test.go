@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,7 +33,18 @@ func TestNoDatabaseGivenExits2(t *testing.T) {
 		if !strings.Contains(r.stder, "no database given: use --dsn, DATABASE_URL or PGHOST/PGDATABASE") {
 			t.Errorf("%s: stderr does not say no database was given:\n%s", name, r.stder)
 		}
-		if r.stdout != "" {
+		// Text writes no report; JSON writes the document of a run that
+		// could not start: the error, and no finding (docs/output-contract.md).
+		if slices.Contains(args, "json") {
+			var doc struct {
+				Findings []json.RawMessage
+				Errors   []struct{ Message string }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Findings) != 0 || len(doc.Errors) != 1 ||
+				!strings.Contains(doc.Errors[0].Message, "no database given") {
+				t.Errorf("%s: want a JSON document with the one error and no finding (%v):\n%s", name, err, r.stdout)
+			}
+		} else if r.stdout != "" {
 			t.Errorf("%s: a report was written for no database:\n%s", name, r.stdout)
 		}
 	}
