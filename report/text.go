@@ -160,7 +160,13 @@ func location(pos catalog.Pos, object string) string {
 }
 
 func writeFinding(t *textWriter, p palette, f audit.Finding, opts Options) {
-	t.printf("%s: %s %s\n", p.pos.Sprint(location(f.Pos, f.Object)), p.severity(f.Severity), p.rule.Sprint(f.Rule))
+	// One grep-able line: file:line:col: severity rule object. A live
+	// catalog's finding has no file, and its location is the object.
+	head := fmt.Sprintf("%s: %s %s", p.pos.Sprint(location(f.Pos, f.Object)), p.severity(f.Severity), p.rule.Sprint(f.Rule))
+	if !f.Pos.IsZero() && f.Object != "" {
+		head += " " + f.Object
+	}
+	t.printf("%s\n", head)
 	writeWrapped(t, "  ", "  ", f.Message)
 	for _, r := range f.Related {
 		writeWrapped(t, "  "+p.pos.Sprint(r.Pos.String())+": ", "    ", r.Message)
