@@ -248,7 +248,7 @@ func newActionRun(t *testing.T, workspace, baseSHA string, with map[string]strin
 		t.Fatalf("action.yml runs %q, want composite", action.Runs.Using)
 	}
 	a := &actionRun{t: t, workspace: workspace, outputs: map[string]map[string]string{}, stepOutput: map[string]shellResult{},
-		summary: filepath.Join(t.TempDir(), "step_summary.md"),
+		summary: filepath.Join(t.TempDir(), "step-summary"),
 		github: map[string]string{
 			"event.pull_request.base.sha": baseSHA,
 			"action_path":                 repoRoot(t),

@@ -37,7 +37,7 @@ docs/rules.md carries (scripts/regen.sh keeps it current).`,
 	docs.AddCommand(&cobra.Command{
 		Use:     "rules-table",
 		Short:   "Print the rule table of docs/rules.md (Markdown) from the rule docs",
-		Example: `  idemcheck docs rules-table > rules-table.md`,
+		Example: `  idemcheck docs rules-table    # the Markdown table, on stdout`,
 		Args:    noArgs(""),
 		RunE: func(c *cobra.Command, args []string) error {
 			_, err := fmt.Fprint(s.Out, report.RulesTable(audit.Rules))

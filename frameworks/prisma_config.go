@@ -97,16 +97,7 @@ func prismaMigrations(schemaPath string) (dir, shown string, configured bool) {
 	// The config sits at the project's root: the schema's directory or one
 	// of the three above it (prisma/schema.prisma beside package.json).
 	for d, i := base, 0; i < 4; d, i = filepath.Dir(d), i+1 {
-		for _, name := range prismaConfigNames {
-			cfg := filepath.Join(d, name)
-			data, err := os.ReadFile(cfg)
-			if err != nil {
-				continue
-			}
-			root := filepath.Dir(cfg)
-			if name == ".config/prisma.ts" {
-				root = d
-			}
+		if _, root, data, found := readPrismaConfig(d); found {
 			if p, _, ok := configSetting(data, migrationsSetting); ok {
 				return filepath.Join(root, p), filepath.ToSlash(p), true
 			}
@@ -134,16 +125,7 @@ func prismaMigrations(schemaPath string) (dir, shown string, configured bool) {
 // read (an expression that is not a literal path).
 func schemaConfig(dir string) (path, from, note string) {
 	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {
-		for _, name := range prismaConfigNames {
-			cfg := filepath.Join(d, name)
-			data, err := os.ReadFile(cfg)
-			if err != nil {
-				continue
-			}
-			root := filepath.Dir(cfg)
-			if name == ".config/prisma.ts" {
-				root = d
-			}
+		if cfg, root, data, ok := readPrismaConfig(d); ok {
 			p, found, ok := configSetting(data, schemaSetting)
 			switch {
 			case found && ok:
@@ -167,4 +149,23 @@ func schemaConfig(dir string) (path, from, note string) {
 		}
 	}
 	return "", "", ""
+}
+
+// readPrismaConfig reads the first Prisma config in dir, in the order of
+// prismaConfigNames, and the folder its paths are relative to (dir itself
+// for .config/prisma.ts).
+func readPrismaConfig(dir string) (cfg, root string, data []byte, ok bool) {
+	for _, name := range prismaConfigNames {
+		cfg := filepath.Join(dir, name)
+		data, err := os.ReadFile(cfg)
+		if err != nil {
+			continue
+		}
+		root := filepath.Dir(cfg)
+		if name == ".config/prisma.ts" {
+			root = dir
+		}
+		return cfg, root, data, true
+	}
+	return "", "", nil, false
 }
