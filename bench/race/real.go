@@ -470,19 +470,29 @@ func idemcheckCell(c *realCell, t *realTarget, cfg realConfig) {
 	// Why auto chose it, with the pre-run's figures where it measured.
 	fmt.Fprintf(os.Stderr, "sync %s N=%d: %s: %s\n", c.target, c.n, res.Sync, res.SyncReason)
 	for _, r := range res.Rounds {
-		n, err := t.count(r.Key)
-		if err != nil {
-			c.err = err.Error()
+		if !c.tally(t, r.Key) {
 			return
 		}
-		c.rounds++
-		switch {
-		case n > 1:
-			c.caught++
-		case n == 0:
-			c.noEffect++
-		}
 	}
+}
+
+// tally reads the target's own count for one round's key into the cell:
+// caught when the effect ran more than once. It reports false, with the
+// cell's error set, when the count cannot be read.
+func (c *realCell) tally(t *realTarget, key string) bool {
+	n, err := t.count(key)
+	if err != nil {
+		c.err = err.Error()
+		return false
+	}
+	c.rounds++
+	switch {
+	case n > 1:
+		c.caught++
+	case n == 0:
+		c.noEffect++
+	}
+	return true
 }
 
 func lastLine(s string) string {
@@ -507,17 +517,8 @@ func naiveRealCell(c *realCell, t *realTarget, rounds int, fresh bool) {
 	for i := range rounds {
 		key := fmt.Sprintf("%s-%d-%d-%d", c.method, c.n, stamp, i)
 		naiveRound(client, t.URL, key, c.n)
-		n, err := t.count(key)
-		if err != nil {
-			c.err = err.Error()
+		if !c.tally(t, key) {
 			return
-		}
-		c.rounds++
-		switch {
-		case n > 1:
-			c.caught++
-		case n == 0:
-			c.noEffect++
 		}
 	}
 }
