@@ -131,7 +131,7 @@ func openDSN(ctx context.Context, cfg Config) (*Server, error) {
 			return fmt.Errorf("dropping the scratch database %s: %v", name, err)
 		}
 		defer c.Close(context.Background())
-		return dropScratch(ctx, c, name)
+		return pgcluster.DropDatabase(ctx, c, name)
 	}
 	sc := pc.Copy()
 	sc.Database = name
@@ -146,20 +146,6 @@ func openDSN(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// dropScratch drops the scratch database, with any session left in it.
-func dropScratch(ctx context.Context, c *pgx.Conn, name string) error {
-	n, _ := strconv.Atoi(c.PgConn().ParameterStatus("server_version_num"))
-	if n >= 130000 {
-		_, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-		return err
-	}
-	if _, err := c.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
-		return err
-	}
-	_, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name)
-	return err
 }
 
 // describe names a server and database without a password.

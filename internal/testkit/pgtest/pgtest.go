@@ -140,7 +140,7 @@ func NewDatabase(t testing.TB, setup ...string) string {
 			return
 		}
 		defer c.Close(context.Background())
-		if err := dropDatabase(c, name); err != nil {
+		if err := pgcluster.DropDatabase(context.Background(), c, name); err != nil {
 			t.Logf("drop database %s: %v", name, err)
 		}
 	})
@@ -149,21 +149,6 @@ func NewDatabase(t testing.TB, setup ...string) string {
 		Exec(t, dsn, sql)
 	}
 	return dsn
-}
-
-// dropDatabase drops a test database and any session still in it. WITH
-// (FORCE) needs PostgreSQL 13; on 12 the sessions are terminated first.
-func dropDatabase(c *pgx.Conn, name string) error {
-	ctx := context.Background()
-	if serverVersionNum(c) >= 130000 {
-		_, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-		return err
-	}
-	if _, err := c.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
-		return err
-	}
-	_, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name)
-	return err
 }
 
 func serverVersionNum(c *pgx.Conn) int {
