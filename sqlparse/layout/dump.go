@@ -19,7 +19,7 @@ var dump = &Def{
 	Files:       "`pg_dump --schema-only`, Rails `structure.sql`",
 	UpPart:      "all",
 	Order:       "file order",
-	Marker:      func(head, lower []byte) bool { return bytes.Contains(head, []byte(pgDumpHeader)) },
+	Marker:      func(head []byte) bool { return bytes.Contains(head, []byte(pgDumpHeader)) },
 	List:        listWhole(LayoutDump),
 
 	// psql drops a leading UTF-8 byte order mark.

@@ -20,9 +20,10 @@ var liquibase = &Def{
 	Files:       "`--liquibase formatted sql`",
 	UpPart:      "each changeset, rollbacks skipped",
 	Order:       "file, then changeset",
-	Marker: func(head, lower []byte) bool {
-		firstLine, _, _ := bytes.Cut(lower, []byte("\n"))
-		return bytes.HasPrefix(bytes.TrimSpace(firstLine), []byte(liquibaseHeader))
+	Marker: func(head []byte) bool {
+		firstLine, _, _ := bytes.Cut(head, []byte("\n"))
+		firstLine = bytes.TrimSpace(firstLine)
+		return len(firstLine) >= len(liquibaseHeader) && asciiEqualFold(firstLine, liquibaseHeader)
 	},
 	List: func(t treeDir) ([]File, []SkippedFile, []scan.Diagnostic) {
 		files, skipped := listNamedFiles(t.display, LayoutLiquibase, t.sc.sqlFiles)

@@ -22,12 +22,13 @@ type Def struct {
 	Files, UpPart, Order string
 
 	// Detection. Marker reports content that names the tool (the head of
-	// a file, and the same lower-cased); the registry's order breaks ties.
+	// a file, whose letters may be in any case); the registry's order
+	// breaks ties.
 	// Signature reports a directory that only this tool lays out
 	// (sqitch.plan, a Prisma lock file). FolderFile is the file a
 	// {version}_{name}/ folder holds in this layout (diesel's up.sql,
 	// Prisma's migration.sql).
-	Marker     func(head, lower []byte) bool
+	Marker     func(head []byte) bool
 	Signature  func(dir string, sc dirScan) bool
 	FolderFile string
 

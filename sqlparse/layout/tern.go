@@ -1,7 +1,6 @@
 package layout
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
@@ -20,7 +19,7 @@ var tern = &Def{
 	Files:       "`{nnn}_{name}.sql`",
 	UpPart:      "above `---- create above / drop below ----`",
 	Order:       "number",
-	Marker:      func(head, lower []byte) bool { return bytes.Contains(lower, []byte(ternMarker)) },
+	Marker:      func(head []byte) bool { return indexFold(head, ternMarker) >= 0 },
 	List:        listVersioned(LayoutTern),
 	Up:          ternUp,
 }
