@@ -39,6 +39,8 @@ var quickDropKinds = map[string]pg.ObjectType{
 //	ALTER TABLE [IF EXISTS] [ONLY] name ADD CONSTRAINT name FOREIGN KEY (column, ...)
 //	    REFERENCES name [(column, ...)] [ON {DELETE | UPDATE} action ...] [NOT VALID]
 //	CREATE [UNIQUE] INDEX name ON [ONLY] name [USING method] (column, ...)
+//	CREATE TABLE [IF NOT EXISTS] name (column type [DEFAULT expr] [NOT NULL], ...)
+//	    (quick_table.go says which types and defaults)
 //
 // with plain lower-case-able ASCII names of one to three parts (the
 // relation) or one (the constraint, the column, the index; a column may be
@@ -53,7 +55,11 @@ func quickParse(text string) ([]*pg.RawStmt, bool) {
 	case "alter":
 		node = l.alterTable()
 	case "create":
-		node = l.createIndex()
+		if l.peek() == "table" {
+			node = l.createTable()
+		} else {
+			node = l.createIndex()
+		}
 	}
 	if node == nil || !l.end() {
 		return nil, false
