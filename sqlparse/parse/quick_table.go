@@ -413,7 +413,7 @@ func (t tableLexer) primary() *pg.Node {
 	}
 }
 
-// str reads a standard string constant, ” standing for a quote; one with
+// str reads a standard string constant, a doubled quote standing for one; one with
 // a backslash (whose meaning depends on a setting) or that continues on
 // another line after a quote is left to the parser.
 func (t tableLexer) str() (string, bool) {
