@@ -54,7 +54,17 @@ func TestQuickDeparseMatchesDeparser(t *testing.T) {
 	for _, e := range []string{"0", "1", "-1", "2147483647", "-2147483648", "9999999999", "1.5", "true", "false", "NULL",
 		"now()", "gen_random_uuid()", "\"Now\"()", "pg_catalog.now()", "uuid_generate_v4()", "f(1)", "count(*)",
 		"user()", "current_user", "\"select\"()", "left()", "xmin()", "f1_x()", "_f()", "coalesce()", "'x'", "''::text",
-		"nextval('s'::regclass)", "extract(epoch from now())", "trim(both from 'x')", "f() over ()", "(1)", "((true))"} {
+		"nextval('s'::regclass)", "extract(epoch from now())", "trim(both from 'x')", "f() over ()", "(1)", "((true))",
+		"'new'::character varying", "'{}'::jsonb", "'{}'::character varying[]", "'a'::public.kind", "NULL::text", "0.0", "12.50",
+		"'-1'::integer", "'x'::character varying(20)", "nextval('public.t_id_seq'::regclass)", "'2020-01-01'::timestamp without time zone",
+		"'x'::timestamp(6) with time zone", "'x'::timestamp(6) without time zone", "'x'::timestamp with time zone", "'it''s'::text",
+		"'a'::\"Kind\"", "'a'::Public.Kind", "'1'::numeric(10,2)", "'t'::boolean", "'0'::bigint", "'x'::double precision",
+		"'x'::smallint", "'x'::real", "1::numeric", "1.5::numeric", "'x'::text::character varying", "'x'::bpchar", "'x'::character(3)",
+		"'x'::uuid", "'{a,b}'::text[]", "'x'::integer[][]", "'x'::integer[3]", "f(1, 'x')", "f(1, g())", "'a\\b'::text", "'é'::text",
+		"'a\nb'::text", "'x'::time without time zone", "'x'::time with time zone", "'x'::interval", "'x'::bit(3)", "(-1)::integer",
+		"NULL::character varying", "'x'::pg_catalog.varchar", "'x'::pg_catalog.text", "'x'::\"select\"", "'x'::ext.citext",
+		"'x'::varchar(1, 2)", "'x'::json", "'x'::date", "B'101'", "X'1f'", "1e5", "'x'::character varying(255)[]",
+		"'P0D'::interval", "'{}'::integer[]", "'0'::smallint", "0.00::numeric(30,5)", "'x' COLLATE \"C\""} {
 		texts = append(texts, "SELECT "+e)
 	}
 	taken := 0
