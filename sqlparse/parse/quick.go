@@ -90,7 +90,8 @@ func (l *quickLexer) space() bool {
 
 // word reads the next word, lower-cased, or "" (and marks the statement
 // bad) when what comes next is not a word of letters, digits, _ and $
-// followed by white space or the end.
+// followed by white space or the end. The word may be a substring of the
+// text (scan.LowerWord): name copies the words it keeps.
 func (l *quickLexer) word() string {
 	if l.bad {
 		return ""
@@ -104,7 +105,7 @@ func (l *quickLexer) word() string {
 		l.bad = true
 		return ""
 	}
-	return lowerCopy(l.text[start:end])
+	return scan.LowerWord(l.text[start:end])
 }
 
 // lowerCopy lowers a word into a string of its own: a name kept in the
@@ -154,7 +155,7 @@ func (l *quickLexer) name(max int) ([]string, int, bool) {
 		if w == "" || scan.IsReservedWord(w) || len(w) >= 64 {
 			return nil, 0, false
 		}
-		parts = append(parts, w)
+		parts = append(parts, strings.Clone(w))
 		if l.at >= len(l.text) || l.text[l.at] != '.' {
 			break
 		}

@@ -137,7 +137,7 @@ func (t tableLexer) bareWord() (string, int) {
 	for t.at < len(t.text) && quickWordByte(t.text[t.at], t.at > start) {
 		t.at++
 	}
-	return strings.ToLower(t.text[start:t.at]), start
+	return scan.LowerWord(t.text[start:t.at]), start
 }
 
 // peekWord is the next plain word, lower-cased, without reading it.

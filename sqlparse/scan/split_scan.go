@@ -160,12 +160,25 @@ func (sc *stmtScanner) word(start int) int {
 	for end < len(sc.src) && IsIdentChar(sc.src[end]) {
 		end++
 	}
-	w := strings.ToLower(sc.src[start:end])
-	if (w == "e") && end < len(sc.src) && sc.src[end] == '\'' {
+	if end-start == 1 && sc.src[start]|0x20 == 'e' && end < len(sc.src) && sc.src[end] == '\'' {
 		return sc.quoted(end, '\'', true, "escape string")
 	}
-	sc.trackBlock(w)
+	sc.trackBlock(blockWord(sc.src[start:end]))
 	return end
+}
+
+// blockWords are the words trackBlock reads.
+var blockWords = []string{"create", "function", "procedure", "or", "replace", "begin", "case", "end"}
+
+// blockWord is w lower-cased when it is one of blockWords, else "": every
+// other word counts the same, and a split reads every word of a file.
+func blockWord(w string) string {
+	for _, k := range blockWords {
+		if len(w) == len(k) && strings.EqualFold(w, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 func (sc *stmtScanner) trackBlock(w string) {

@@ -64,7 +64,8 @@ func asciiLower(s string) string {
 }
 
 // LeadingWords returns up to n leading keywords of text, lower-cased; it
-// stops at the first token that is not a plain word.
+// stops at the first token that is not a plain word. A word may be a
+// substring of text (LowerWord): copy one before keeping it.
 func LeadingWords(text string, n int) []string {
 	var words []string
 	i := 0
@@ -78,11 +79,11 @@ func LeadingWords(text string, n int) []string {
 		}
 		if i == start || (i < len(text) && !IsSpace(text[i]) && text[i] != ';' && text[i] != '(') {
 			if i > start && len(words) < n {
-				words = append(words, strings.ToLower(text[start:i]))
+				words = append(words, LowerWord(text[start:i]))
 			}
 			return words
 		}
-		words = append(words, strings.ToLower(text[start:i]))
+		words = append(words, LowerWord(text[start:i]))
 	}
 	return words
 }
