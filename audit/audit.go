@@ -241,6 +241,7 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	// built on first use and forgotten with the Run (names.go).
 	tableIndexes.Delete(cat)
 	defer tableIndexes.Delete(cat)
+	shared.readHolesAhead()
 	for _, r := range rules {
 		if r.Needs == Live && !opts.Live {
 			continue
