@@ -13,22 +13,54 @@ package witness
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
 )
 
 // Attach gives every finding about a hole (a finding with an Escape) its
-// witness.
+// witness. Build only reads the catalog, so a schema with many holes has
+// them built on every core.
 func Attach(findings []audit.Finding, cat *catalog.Catalog) {
+	var todo []int
 	for i := range findings {
 		if findings[i].Escape != nil && findings[i].Witness == nil {
-			findings[i].Witness = Build(cat, findings[i])
+			todo = append(todo, i)
 		}
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(todo)/witnessesPerWorker)
+	if workers < 2 {
+		for _, i := range todo {
+			findings[i].Witness = Build(cat, findings[i])
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				findings[todo[k]].Witness = Build(cat, findings[todo[k]])
+			}
+		}()
+	}
+	wg.Wait()
 }
+
+// witnessesPerWorker is how many witnesses make another goroutine worth
+// starting.
+const witnessesPerWorker = 4
 
 // Build makes the witness of one finding with an Escape.
 func Build(cat *catalog.Catalog, f audit.Finding) *audit.Witness {
