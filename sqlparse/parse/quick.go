@@ -38,8 +38,8 @@ var quickDropKinds = map[string]pg.ObjectType{
 //	ALTER TABLE [IF EXISTS] [ONLY] name ADD CONSTRAINT name {PRIMARY KEY | UNIQUE} (column, ...)
 //	ALTER TABLE [IF EXISTS] [ONLY] name ADD CONSTRAINT name FOREIGN KEY (column, ...)
 //	    REFERENCES name [(column, ...)] [ON {DELETE | UPDATE} action ...] [NOT VALID]
-//	CREATE [UNIQUE] INDEX name ON [ONLY] name [USING method] (column, ...)
-//	CREATE TABLE [IF NOT EXISTS] name (column type [DEFAULT expr] [NOT NULL], ...)
+//	CREATE [UNIQUE] INDEX name ON [ONLY] name [USING method] (column, ...) [WHERE predicate]
+//	CREATE TABLE [IF NOT EXISTS] name (column type [DEFAULT expr] [NOT NULL], ..., [CONSTRAINT name CHECK (expr)], ...)
 //	    (quick_table.go says which types and defaults)
 //
 // with plain lower-case-able ASCII names of one to three parts (the
@@ -378,6 +378,14 @@ func (l *quickLexer) createIndex() *pg.Node {
 	cols, ok := l.columns()
 	if !ok {
 		return nil
+	}
+	if l.keyword("where") {
+		// The predicate runs to the end of the statement; the parser
+		// reads it alone (exprAt).
+		if st.WhereClause = exprAt(l.text, l.at, len(l.text)); st.WhereClause == nil {
+			return nil
+		}
+		l.at = len(l.text)
 	}
 	for _, c := range cols {
 		st.IndexParams = append(st.IndexParams, &pg.Node{Node: &pg.Node_IndexElem{IndexElem: &pg.IndexElem{

@@ -70,11 +70,19 @@ func (l *quickLexer) createTable() *pg.Node {
 		return nil
 	}
 	for {
-		col := t.columnDef()
-		if col == nil {
-			return nil
+		if t.peekWord() == "constraint" {
+			c := t.check()
+			if c == nil {
+				return nil
+			}
+			st.TableElts = append(st.TableElts, &pg.Node{Node: &pg.Node_Constraint{Constraint: c}})
+		} else {
+			col := t.columnDef()
+			if col == nil {
+				return nil
+			}
+			st.TableElts = append(st.TableElts, &pg.Node{Node: &pg.Node_ColumnDef{ColumnDef: col}})
 		}
-		st.TableElts = append(st.TableElts, &pg.Node{Node: &pg.Node_ColumnDef{ColumnDef: col}})
 		l.space()
 		if t.punct(',') {
 			continue
@@ -85,6 +93,39 @@ func (l *quickLexer) createTable() *pg.Node {
 		return nil
 	}
 	return &pg.Node{Node: &pg.Node_CreateStmt{CreateStmt: st}}
+}
+
+// check reads CONSTRAINT name CHECK (expr), the expression read by the
+// parser alone (exprAt).
+func (t tableLexer) check() *pg.Constraint {
+	_, at := t.bareWord()
+	t.space()
+	quoted := t.at < len(t.text) && t.text[t.at] == '"'
+	name, _ := t.ident()
+	if name == "" || !quoted && scan.IsReservedWord(name) {
+		return nil
+	}
+	if w, _ := t.bareWord(); w != "check" {
+		return nil
+	}
+	t.space()
+	if t.at >= len(t.text) || t.text[t.at] != '(' {
+		return nil
+	}
+	end := closingParen(t.text, t.at)
+	if end < 0 {
+		return nil
+	}
+	expr := exprAt(t.text, t.at+1, end)
+	if expr == nil {
+		return nil
+	}
+	t.at = end + 1
+	// NOT VALID, NO INHERIT and the like are the parser's.
+	if w := t.peekWord(); w != "" {
+		return nil
+	}
+	return &pg.Constraint{Contype: pg.ConstrType_CONSTR_CHECK, Conname: name, Location: int32(at), RawExpr: expr, InitiallyValid: true}
 }
 
 // punct reads c when it comes next.

@@ -104,7 +104,9 @@ func TestQuickParseForms(t *testing.T) {
 		}
 	}
 	cols := []string{"(a)", "(a, b)", "(a,b)", "( a )", `("timestamp")`, `("Mixed Case", x)`, `("a""b")`, `("")`, "(select)",
-		"(a DESC)", "(lower(a))", "(a) WHERE a > 0", "(a) INCLUDE (b)", "()", "(a", "(a,)", "(index)", "(a) ", `("ä")`}
+		"(a DESC)", "(lower(a))", "(a) WHERE a > 0", "(a) INCLUDE (b)", "()", "(a", "(a,)", "(index)", "(a) ", `("ä")`,
+		"(a) WHERE (deleted_at IS NULL)", "(a, b) WHERE ((a IS NOT NULL) AND (b > 0))", "(a) WHERE", "(a) WHERE a, b", "(a) WHERE *",
+		"(a) WHERE a b", "(a) WHERE (kind)::text = 'x'::text", "(a) WHERE a ORDER BY a", "(a) where -- c\n a"}
 	for _, n := range names {
 		for _, c := range cols {
 			for _, head := range []string{"CREATE INDEX i ON ", "CREATE UNIQUE INDEX i ON ", "create index Ix ON ONLY ",
@@ -177,7 +179,14 @@ func TestQuickParseCreateTable(t *testing.T) {
 		for _, body := range []string{"(a integer)", " (a integer, b text)", " (\n    a integer NOT NULL DEFAULT 0,\n    b text\n)",
 			" ()", " (a integer,)", " (a integer) PARTITION BY RANGE (a)", " (a integer) WITH (fillfactor=70)",
 			" (a integer, CONSTRAINT c CHECK (a > 0))", " (a integer PRIMARY KEY)", " (a integer REFERENCES p)", " (a text COLLATE \"C\")",
-			" (a integer GENERATED ALWAYS AS IDENTITY)", " (LIKE p)", " (a integer) INHERITS (p)", " (a integer -- c\n)", " (a integer"} {
+			" (a integer GENERATED ALWAYS AS IDENTITY)", " (LIKE p)", " (a integer) INHERITS (p)", " (a integer -- c\n)", " (a integer",
+			" (a integer, CONSTRAINT c CHECK ((a > 0)))", " (a integer,\n    CONSTRAINT \"C\" CHECK (a IN (1, 2)),\n    CONSTRAINT d CHECK ((a)::text <> ''::text))",
+			" (a integer, CONSTRAINT c CHECK (a > 0) NOT VALID)", " (a integer, CONSTRAINT c CHECK (a > 0) NO INHERIT)",
+			" (a integer, CONSTRAINT c CHECK (a, a))", " (a integer, CONSTRAINT c CHECK (a AS b))", " (a integer, CONSTRAINT c CHECK (*))",
+			" (a integer, CONSTRAINT c CHECK (a > 0 -- )\n))", " (a integer, CONSTRAINT c CHECK (a <> $$)$$))", " (a integer, CONSTRAINT c CHECK (a <> ')'))",
+			" (a integer, CONSTRAINT c CHECK (a <> E'\\')'))", " (a integer, CONSTRAINT c CHECK ((a > 0))", " (a integer, CONSTRAINT select CHECK (a > 0))",
+			" (a integer, CONSTRAINT c CHECK (a > 0) DEFERRABLE)", " (a integer, CONSTRAINT c UNIQUE (a))", " (a integer, CONSTRAINT c CHECK (a FROM b))",
+			" (a integer, CONSTRAINT c CHECK (a > 0), b text)", " (a integer, CONSTRAINT c CHECK (\"a)\" > 0))", " (a integer, CONSTRAINT c CHECK (a > 0 ORDER BY 1))"} {
 			stmts = append(stmts, head+body)
 		}
 	}
