@@ -382,7 +382,10 @@ func (l *quickLexer) createIndex() *pg.Node {
 	if l.keyword("where") {
 		// The predicate runs to the end of the statement; the parser
 		// reads it alone (exprAt).
-		if st.WhereClause = exprAt(l.text, l.at, len(l.text)); st.WhereClause == nil {
+		if st.WhereClause = nullTests(l.text, l.at, len(l.text)); st.WhereClause == nil {
+			st.WhereClause = exprAt(l.text, l.at, len(l.text))
+		}
+		if st.WhereClause == nil {
 			return nil
 		}
 		l.at = len(l.text)

@@ -1,73 +1,77 @@
 package parse
 
 import (
+	"strings"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // A table's CHECK and an index's WHERE are expressions of any shape, but
 // short beside the columns around them: exprAt hands the parser the
-// expression alone, as SELECT expr, and moves the locations of its tree to
-// where the expression stands in the statement. The parser then spends
+// expression alone, as SELECT expr at the expression's own offset in the
+// statement, so that the locations of its tree are the statement's. The parser then spends
 // nothing on the column list or the index's other parts, which quickParse
 // has read, and the tree is the one the parser gives for the whole
 // statement (the test holds them to each other).
 
 // exprAt parses text[start:end], which must be one expression, and returns
 // its tree with the locations of text; nil when the parser takes it for
-// anything else (a list, an alias, a clause, a star) or refuses it.
+// anything else (a list, an alias, a clause, a star) or refuses it. The
+// expression is handed over at its own offset, behind white space, so the
+// parser's locations are already the statement's.
 func exprAt(text string, start, end int) *pg.Node {
 	const head = "SELECT "
-	tree, err := pg.Parse(head + text[start:end])
+	if start < len(head) {
+		return nil
+	}
+	tree, err := pg.Parse(strings.Repeat(" ", start-len(head)) + head + text[start:end])
 	if err != nil || len(tree.Stmts) != 1 {
 		return nil
 	}
 	sel := tree.Stmts[0].GetStmt().GetSelectStmt()
-	if sel == nil || len(sel.TargetList) != 1 {
+	if sel == nil || len(sel.TargetList) != 1 || !onlyTargets(sel) {
 		return nil
 	}
 	target := sel.TargetList[0].GetResTarget()
-	if target == nil || target.Name != "" || target.Val == nil || len(target.Indirection) > 0 {
-		return nil
-	}
-	// Nothing but the one target: no FROM, ORDER BY, DISTINCT, INTO ...
-	rest := proto.Clone(sel).(*pg.SelectStmt)
-	rest.TargetList = nil
-	if !proto.Equal(rest, &pg.SelectStmt{Op: pg.SetOperation_SETOP_NONE, LimitOption: pg.LimitOption_LIMIT_OPTION_DEFAULT}) {
-		return nil
-	}
-	if !relocate(target.Val.ProtoReflect(), int32(start-len(head))) {
+	if target == nil || target.Name != "" || target.Val == nil || len(target.Indirection) > 0 || hasStar(target.Val.ProtoReflect()) {
 		return nil
 	}
 	return target.Val
 }
 
-// relocate adds delta to every known location in a tree, and reports false
-// when the tree holds a star (SELECT takes one where an expression does
-// not).
-func relocate(m protoreflect.Message, delta int32) bool {
+// onlyTargets reports whether a SELECT has nothing but its target list:
+// no FROM, WHERE, ORDER BY, DISTINCT, INTO, set operation ...
+func onlyTargets(s *pg.SelectStmt) bool {
+	return len(s.DistinctClause) == 0 && s.IntoClause == nil && len(s.FromClause) == 0 && s.WhereClause == nil &&
+		len(s.GroupClause) == 0 && !s.GroupDistinct && s.HavingClause == nil && len(s.WindowClause) == 0 &&
+		len(s.ValuesLists) == 0 && len(s.SortClause) == 0 && s.LimitOffset == nil && s.LimitCount == nil &&
+		s.LimitOption == pg.LimitOption_LIMIT_OPTION_DEFAULT && len(s.LockingClause) == 0 && s.WithClause == nil &&
+		s.Op == pg.SetOperation_SETOP_NONE && !s.All && s.Larg == nil && s.Rarg == nil
+}
+
+// hasStar reports whether a tree holds a star, which SELECT takes where an
+// expression does not.
+func hasStar(m protoreflect.Message) bool {
 	if _, star := m.Interface().(*pg.A_Star); star {
-		return false
+		return true
 	}
-	ok := true
+	found := false
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
-		case fd.Name() == "location" && fd.Kind() == protoreflect.Int32Kind:
-			if loc := v.Int(); loc >= 0 {
-				m.Set(fd, protoreflect.ValueOfInt32(int32(loc)+delta))
-			}
 		case fd.IsList() && fd.Message() != nil:
 			list := v.List()
-			for i := 0; i < list.Len() && ok; i++ {
-				ok = relocate(list.Get(i).Message(), delta)
+			for i := 0; i < list.Len() && !found; i++ {
+				found = hasStar(list.Get(i).Message())
 			}
 		case fd.Message() != nil && !fd.IsMap():
-			ok = relocate(v.Message(), delta)
+			found = hasStar(v.Message())
 		}
-		return ok
+		return !found
 	})
-	return ok
+	return found
 }
 
 // closingParen is the offset of the ')' that closes the '(' at open, past
@@ -105,4 +109,74 @@ func closingParen(text string, open int) int {
 		}
 	}
 	return -1
+}
+
+// nullTests reads the predicate soft deletes and optional keys give a
+// partial index, column IS [NOT] NULL tests joined by AND, in any
+// brackets, as the parser builds it (an AND on the left of another joins
+// it, as the grammar's makeAndExpr does); nil for anything else.
+func nullTests(text string, start, end int) *pg.Node {
+	t := tableLexer{&quickLexer{text: text[:end], at: start}}
+	n := t.andTests()
+	t.space()
+	if n == nil || t.bad || t.at != end {
+		return nil
+	}
+	return n
+}
+
+func (t tableLexer) andTests() *pg.Node {
+	left := t.nullTest()
+	for left != nil {
+		save := t.at
+		if w, at := t.bareWord(); w == "and" {
+			right := t.nullTest()
+			if right == nil {
+				return nil
+			}
+			if b := left.GetBoolExpr(); b != nil && b.Boolop == pg.BoolExprType_AND_EXPR {
+				b.Args = append(b.Args, right)
+			} else {
+				left = &pg.Node{Node: &pg.Node_BoolExpr{BoolExpr: &pg.BoolExpr{Boolop: pg.BoolExprType_AND_EXPR,
+					Args: []*pg.Node{left, right}, Location: int32(at)}}}
+			}
+			continue
+		}
+		t.at = save
+		return left
+	}
+	return nil
+}
+
+// nullTest reads (tests) or column IS [NOT] NULL.
+func (t tableLexer) nullTest() *pg.Node {
+	t.space()
+	if t.punct('(') {
+		n := t.andTests()
+		t.space()
+		if n == nil || !t.punct(')') {
+			return nil
+		}
+		return n
+	}
+	quoted := t.at < len(t.text) && t.text[t.at] == '"'
+	col, loc := t.ident()
+	if col == "" || !quoted && scan.IsReservedWord(col) {
+		return nil
+	}
+	is, at := t.bareWord()
+	if is != "is" {
+		return nil
+	}
+	kind := pg.NullTestType_IS_NULL
+	w, _ := t.bareWord()
+	if w == "not" {
+		kind = pg.NullTestType_IS_NOT_NULL
+		w, _ = t.bareWord()
+	}
+	if w != "null" {
+		return nil
+	}
+	ref := &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: &pg.ColumnRef{Fields: []*pg.Node{pg.MakeStrNode(col)}, Location: int32(loc)}}}
+	return &pg.Node{Node: &pg.Node_NullTest{NullTest: &pg.NullTest{Arg: ref, Nulltesttype: kind, Location: int32(at)}}}
 }

@@ -106,7 +106,12 @@ func TestQuickParseForms(t *testing.T) {
 	cols := []string{"(a)", "(a, b)", "(a,b)", "( a )", `("timestamp")`, `("Mixed Case", x)`, `("a""b")`, `("")`, "(select)",
 		"(a DESC)", "(lower(a))", "(a) WHERE a > 0", "(a) INCLUDE (b)", "()", "(a", "(a,)", "(index)", "(a) ", `("ä")`,
 		"(a) WHERE (deleted_at IS NULL)", "(a, b) WHERE ((a IS NOT NULL) AND (b > 0))", "(a) WHERE", "(a) WHERE a, b", "(a) WHERE *",
-		"(a) WHERE a b", "(a) WHERE (kind)::text = 'x'::text", "(a) WHERE a ORDER BY a", "(a) where -- c\n a"}
+		"(a) WHERE a b", "(a) WHERE (kind)::text = 'x'::text", "(a) WHERE a ORDER BY a", "(a) where -- c\n a",
+		"(a) WHERE deleted_at IS NULL", "(a) WHERE ((a IS NOT NULL) AND (b IS NULL))", "(a) WHERE a IS NULL AND b IS NULL AND c IS NOT NULL",
+		"(a) WHERE (a IS NULL AND (b IS NULL AND c IS NULL))", "(a) WHERE ((a IS NULL AND b IS NULL) AND c IS NULL)",
+		"(a) WHERE a IS NULL OR b IS NULL", "(a) WHERE NOT a IS NULL", "(a) WHERE \"Deleted\" IS NULL", "(a) WHERE t.a IS NULL",
+		"(a) WHERE a IS NOT", "(a) WHERE (a IS NULL", "(a) WHERE a IS NULL)", "(a) WHERE select IS NULL", "(a) WHERE a ISNULL",
+		"(a) WHERE a IS DISTINCT FROM NULL", "(a) WHERE (a IS NULL) AND", "(a) WHERE a IS NULL and b is not null"}
 	for _, n := range names {
 		for _, c := range cols {
 			for _, head := range []string{"CREATE INDEX i ON ", "CREATE UNIQUE INDEX i ON ", "create index Ix ON ONLY ",
