@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -124,11 +125,7 @@ func Census(p string) []Candidate {
 }
 
 func sortNatural(names []string) {
-	for i := 1; i < len(names); i++ {
-		for j := i; j > 0 && naturalCompare(names[j-1], names[j]) > 0; j-- {
-			names[j-1], names[j] = names[j], names[j-1]
-		}
-	}
+	slices.SortStableFunc(names, naturalCompare)
 }
 
 func sortedSubdirs(sc dirScan) []string {

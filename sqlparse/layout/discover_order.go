@@ -20,6 +20,16 @@ func normalizeDigits(v string) string {
 	return s
 }
 
+// digitRun is a run of digits without its leading zeros ("0" for zeros
+// only): normalizeDigits for a run that holds nothing else, without
+// building a string.
+func digitRun(d string) string {
+	if t := strings.TrimLeft(d, "0"); t != "" {
+		return t
+	}
+	return "0"
+}
+
 // compareDigitStrings compares two runs of digits without leading zeros as
 // numbers of any size.
 func compareDigitStrings(a, b string) int {
@@ -71,7 +81,7 @@ func naturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		ad, bd := digitsAt(a, 0), digitsAt(b, 0)
 		if ad > 0 && bd > 0 {
-			if c := compareDigitStrings(normalizeDigits(a[:ad]), normalizeDigits(b[:bd])); c != 0 {
+			if c := compareDigitStrings(digitRun(a[:ad]), digitRun(b[:bd])); c != 0 {
 				return c
 			}
 			a, b = a[ad:], b[bd:]
