@@ -19,7 +19,7 @@ const progressEvery = 100 * time.Millisecond
 const defaultErrWidth = 80
 
 // raceReport shows a race while it runs and writes its report when it
-// ends (docs/cli.md, "Race output"). In text, the header line goes to
+// ends (docs/cli.md, "Race flags"). In text, the header line goes to
 // stdout before the first round and the rest of the report after the last;
 // JSON is one document at the end. When stderr is a terminal and --quiet
 // was not given, a line on stderr, rewritten in place, counts the rounds

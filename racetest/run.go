@@ -82,13 +82,12 @@ type Prober interface {
 // (Result.StoppedEarly and a warning); a round it cut short (ErrDeadline)
 // is left out.
 //
-// progress, when not nil, is told of the run as it goes: Start before the
-// first round, Round after each round recorded.
+// progress, when not nil, is told of each round recorded (its Round); the
+// probe calls its Start.
 func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration, progress Progress) error {
 	if progress == nil {
 		progress = noProgress{}
 	}
-	progress.Start(res, rounds)
 	stop := func(done int) {
 		res.StoppedEarly, res.Planned = true, rounds
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds: the run stopped early, and the verdict rests on those %d", deadline, done, rounds, done))
@@ -136,10 +135,10 @@ func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline 
 // keep what they are handed past their return: the rounds are not final
 // (a recount may change a round's count once the rounds end).
 type Progress interface {
-	// Start is called once, when the first round is about to be fired:
-	// everything the header line states (WriteTextHeader) is known, the
-	// calibration and the choice of sync are done. rounds is how many are
-	// planned.
+	// Start is called once by the probe, as soon as everything the header
+	// line states (WriteTextHeader) is known: for race http once the sync
+	// is chosen, before the calibration; for race sql once the sessions
+	// are open. rounds is how many are planned.
 	Start(res *Result, rounds int)
 	// Round is called after each round is recorded, a round that failed
 	// as a whole included.

@@ -117,8 +117,8 @@ type Probe struct {
 	// builds it in code, with the key wherever the API wants it. URL still
 	// names the target: its scheme and host choose the protocol.
 	Build func(v racetest.RoundValues) (*http.Request, error)
-	// Progress, when set, is told of the rounds as they run: Start once
-	// the sync is chosen and the calibration done, Round after each one.
+	// Progress, when set, is told of the run as it goes: Start once the
+	// sync is chosen (before the calibration), Round after each round.
 	Progress racetest.Progress
 
 	// contentTypeNote says which Content-Type Defaults chose for the body.
@@ -285,6 +285,9 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	res.Warnings = append(res.Warnings, warn...)
 	if p.Effect != nil {
 		res.Oracle = p.Effect.Evidence()
+	}
+	if p.Progress != nil {
+		p.Progress.Start(res, p.Rounds)
 	}
 	identical, _ := p.roundsIdentical() // Validate built both already
 	switch {

@@ -191,6 +191,9 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.Commit {
 		res.Warnings = append(res.Warnings, "--commit: the winners' rows were kept")
 	}
+	if p.Progress != nil {
+		p.Progress.Start(res, p.Rounds)
+	}
 	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline, p.Progress); err != nil {
 		return nil, err
 	}
