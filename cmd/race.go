@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/idemcheck/idemcheck/racetest"
 	"github.com/spf13/cobra"
 )
@@ -42,6 +40,8 @@ type raceOutput struct {
 	color   string
 	// colored is --color decided (validate): whether the text is coloured.
 	colored bool
+	// quiet is --quiet (race http and race sql): no progress line.
+	quiet bool
 }
 
 func (o *raceOutput) bind(c *cobra.Command) {
@@ -50,6 +50,11 @@ func (o *raceOutput) bind(c *cobra.Command) {
 	c.Flags().StringVar(&o.color, "color", "auto", "colour the verdict in the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set)")
 	completeWords(c, "format", []string{"text", "json"})
 	completeWords(c, "color", colorModes)
+}
+
+// bindQuiet adds --quiet, for the probes that show a progress line.
+func (o *raceOutput) bindQuiet(c *cobra.Command) {
+	c.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no progress line on stderr (shown only when stderr is a terminal); the report is the same")
 }
 
 func (o *raceOutput) validate(s *Streams) error {
@@ -62,20 +67,10 @@ func (o *raceOutput) validate(s *Streams) error {
 	return err
 }
 
-// writeRaceResult prints res and turns its verdict into the exit status.
+// writeRaceResult prints res, all at once, and turns its verdict into the
+// exit status (race demo; race http and race sql show the header first).
 func writeRaceResult(s *Streams, o raceOutput, res *racetest.Result) error {
-	var err error
-	if o.format == "json" {
-		err = racetest.WriteJSON(s.Out, res, toolVersion())
-	} else {
-		err = racetest.WriteColorText(s.Out, res, o.verbose, o.colored)
-	}
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
-	}
-	// A failed conformance check fails the run as a broken gate does: the
-	// gate answers retries or misuse wrongly, a defect a CI job must see.
-	return verdictExit(res.Overall())
+	return newRaceReport(s, o).write(res)
 }
 
 // verdictExit maps a verdict to the exit statuses of docs/cli.md.

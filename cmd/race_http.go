@@ -146,6 +146,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.failData, "fail-data", "", "conformance: a body the target must fail on (check 4)")
 	f.StringVar(&o.timeline, "timeline", "", "write a picture of the rounds to FILE (SVG): release, arrival and response per request, coloured by outcome")
 	o.out.bind(c)
+	o.out.bindQuiet(c)
 	completeWords(c, "request", []string{"POST", "PUT", "PATCH", "DELETE", "GET"})
 	completeWords(c, "in-flight", []string{"202", "none"})
 	completeWords(c, "effect-param", []string{"{{key}}", "{{uuid}}", "{{round}}"})
@@ -182,6 +183,9 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 		return err
 	}
 	defer closeOracle()
+	rep := newRaceReport(s, o.out)
+	defer rep.stop()
+	p.Progress = rep
 	res, err := httprace.Run(ctx, p)
 	if err != nil {
 		return usageError("race http %s: %v", url, err)
@@ -194,7 +198,7 @@ func runRaceHTTP(ctx context.Context, s *Streams, o *raceHTTPOptions, url string
 			return err
 		}
 	}
-	return writeRaceResult(s, o.out, res)
+	return rep.write(res)
 }
 
 // writeTimeline writes the picture of res to file, showing the first

@@ -81,6 +81,7 @@ variables.`,
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose start spread exceeds it is inconclusive")
 	f.BoolVar(&o.force, "force", false, "allow -n above 256 or --rounds above 10000")
 	o.out.bind(c)
+	o.out.bindQuiet(c)
 	completeWords(c, "isolation", []string{"read-committed", "repeatable-read", "serializable"})
 	return c
 }
@@ -122,11 +123,14 @@ func runRaceSQL(ctx context.Context, s *Streams, o *raceSQLOptions, args []strin
 		p.DSN = raceGetenv(s, "DATABASE_URL")
 	}
 	p.Scrub = pgsecret.New(p.DSN, raceGetenv(s, "PGPASSWORD"))
+	rep := newRaceReport(s, o.out)
+	defer rep.stop()
+	p.Progress = rep
 	res, err := sqlrace.Run(ctx, p)
 	if err != nil {
 		return usageError("race sql: %v", err)
 	}
-	return writeRaceResult(s, o.out, res)
+	return rep.write(res)
 }
 
 // statement is the claim from the argument or --file, exactly one of them.

@@ -65,6 +65,10 @@ type Streams struct {
 	// whose size can be read, else 0: text reports then wrap at
 	// report.DefaultWidth, so that a log reads the same on every machine.
 	Width int
+	// ErrWidth is the width in columns of stderr when it is a terminal
+	// whose size can be read, else 0: race's progress line is kept to it
+	// (80 columns when it is 0).
+	ErrWidth int
 	// Getenv reads the environment; tests replace it.
 	Getenv func(string) string
 }
@@ -91,6 +95,11 @@ func SystemStreams() *Streams {
 	if s.OutTerminal {
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
 			s.Width = w
+		}
+	}
+	if s.ErrTerminal {
+		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 0 {
+			s.ErrWidth = w
 		}
 	}
 	return s

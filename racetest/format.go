@@ -26,13 +26,25 @@ func WriteText(w io.Writer, res *Result, verbose bool) error {
 // the verdict (red broken, green holds, yellow inconclusive) and the
 // warnings.
 func WriteColorText(w io.Writer, res *Result, verbose, colored bool) error {
-	paint := painter(colored)
-	var b strings.Builder
-	rounds := fmt.Sprintf("%d rounds", len(res.Rounds))
+	planned := len(res.Rounds)
 	if res.StoppedEarly {
-		rounds = fmt.Sprintf("%d of %d rounds (stopped early by the deadline)", len(res.Rounds), res.Planned)
+		planned = res.Planned
 	}
-	fmt.Fprintf(&b, "race %s %s: n=%d, %s, sync %s", res.Method, res.Target, res.N, rounds, res.Sync)
+	if err := WriteTextHeader(w, res, planned); err != nil {
+		return err
+	}
+	return WriteColorTextBody(w, res, verbose, colored)
+}
+
+// WriteTextHeader writes what a run is about to do, which is known before
+// its first round: the header line (the target, n, the rounds planned, the
+// sync and what else decides the rounds) and, when --sync auto chose, the
+// sync line. A caller that shows the header before the run (race http and
+// race sql on the command line) writes the rest with WriteColorTextBody
+// once the run ends.
+func WriteTextHeader(w io.Writer, res *Result, planned int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "race %s %s: n=%d, %d rounds, sync %s", res.Method, res.Target, res.N, planned, res.Sync)
 	if res.Split != "" { // HTTP probes; a SQL claim has nothing to split
 		fmt.Fprintf(&b, ", split %s", res.Split)
 	}
@@ -51,6 +63,19 @@ func WriteColorText(w io.Writer, res *Result, verbose, colored bool) error {
 	b.WriteString("\n")
 	if res.SyncReason != "" {
 		fmt.Fprintf(&b, "sync: %s\n", res.SyncReason)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteColorTextBody writes what follows the header (WriteTextHeader): a
+// line saying so when the deadline stopped the run early, the calibration,
+// the rounds, the conformance checks and the verdict.
+func WriteColorTextBody(w io.Writer, res *Result, verbose, colored bool) error {
+	paint := painter(colored)
+	var b strings.Builder
+	if res.StoppedEarly {
+		fmt.Fprintf(&b, "ran %d of %d rounds (stopped early by the deadline)\n", len(res.Rounds), res.Planned)
 	}
 	if verbose {
 		for _, n := range res.Notes {

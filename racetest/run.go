@@ -81,7 +81,13 @@ type Prober interface {
 // already broke. A run the deadline ends early says so
 // (Result.StoppedEarly and a warning); a round it cut short (ErrDeadline)
 // is left out.
-func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration) error {
+//
+// progress, when not nil, is told of each round recorded (its Round); the
+// probe calls its Start.
+func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline time.Duration, progress Progress) error {
+	if progress == nil {
+		progress = noProgress{}
+	}
 	stop := func(done int) {
 		res.StoppedEarly, res.Planned = true, rounds
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the run deadline (%s) passed after %d of %d rounds: the run stopped early, and the verdict rests on those %d", deadline, done, rounds, done))
@@ -104,6 +110,7 @@ func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline 
 				return err
 			}
 			res.Rounds = append(res.Rounds, failedRound(i, res.N, err))
+			progress.Round(&res.Rounds[len(res.Rounds)-1])
 			var halt *StopError
 			if errors.As(err, &halt) {
 				// A broken round already seen stays the verdict; the
@@ -117,10 +124,31 @@ func RunRounds(ctx context.Context, p Prober, res *Result, rounds int, deadline 
 		}
 		res.Warnings = appendOnce(res.Warnings, warn...)
 		res.Rounds = append(res.Rounds, round)
+		progress.Round(&res.Rounds[len(res.Rounds)-1])
 	}
 	res.Verdict = Judge(res.Rounds, res.Calibration)
 	return nil
 }
+
+// Progress is told how a run goes while it runs, for a live display. Both
+// methods are called on the goroutine that runs the rounds, and must not
+// keep what they are handed past their return: the rounds are not final
+// (a recount may change a round's count once the rounds end).
+type Progress interface {
+	// Start is called once by the probe, as soon as everything the header
+	// line states (WriteTextHeader) is known: for race http once the sync
+	// is chosen, before the calibration; for race sql once the sessions
+	// are open. rounds is how many are planned.
+	Start(res *Result, rounds int)
+	// Round is called after each round is recorded, a round that failed
+	// as a whole included.
+	Round(r *Round)
+}
+
+type noProgress struct{}
+
+func (noProgress) Start(*Result, int) {}
+func (noProgress) Round(*Round)       {}
 
 // SpreadOf is the time between the earliest and the latest of ts: the
 // spread of a round's releases or starts.

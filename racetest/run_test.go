@@ -40,7 +40,7 @@ func runScript(t *testing.T, s *scripted, rounds int) (*Result, error) {
 	defer cancel()
 	s.cancel = cancel
 	res := &Result{N: 2}
-	return res, RunRounds(ctx, s, res, rounds, 3*time.Second)
+	return res, RunRounds(ctx, s, res, rounds, 3*time.Second, nil)
 }
 
 func TestRunRoundsFirstRoundFailureIsNoRun(t *testing.T) {

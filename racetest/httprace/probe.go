@@ -117,6 +117,9 @@ type Probe struct {
 	// builds it in code, with the key wherever the API wants it. URL still
 	// names the target: its scheme and host choose the protocol.
 	Build func(v racetest.RoundValues) (*http.Request, error)
+	// Progress, when set, is told of the run as it goes: Start once the
+	// sync is chosen (before the calibration), Round after each round.
+	Progress racetest.Progress
 
 	// contentTypeNote says which Content-Type Defaults chose for the body.
 	contentTypeNote string
@@ -283,6 +286,9 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.Effect != nil {
 		res.Oracle = p.Effect.Evidence()
 	}
+	if p.Progress != nil {
+		p.Progress.Start(res, p.Rounds)
+	}
 	identical, _ := p.roundsIdentical() // Validate built both already
 	switch {
 	case p.NoCalibrate:
@@ -302,7 +308,7 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 		run.counts[calibrationIndex] = rc
 	}
 	run.cal = res.Calibration
-	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline, p.Progress); err != nil {
 		return nil, err
 	}
 	if p.Effect != nil {

@@ -70,6 +70,9 @@ type Probe struct {
 	// the caller knows of (pgsecret); the probe adds the one it connects
 	// with.
 	Scrub *pgsecret.Scrubber
+	// Progress, when set, is told of the rounds as they run: Start once
+	// the sessions are open, Round after each one.
+	Progress racetest.Progress
 }
 
 // Defaults fills zero fields with the documented defaults.
@@ -188,7 +191,10 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.Commit {
 		res.Warnings = append(res.Warnings, "--commit: the winners' rows were kept")
 	}
-	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline); err != nil {
+	if p.Progress != nil {
+		p.Progress.Start(res, p.Rounds)
+	}
+	if err := racetest.RunRounds(ctx, run, res, p.Rounds, p.Deadline, p.Progress); err != nil {
 		return nil, err
 	}
 	res.Diagnosis = run.diagnosis

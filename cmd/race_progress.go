@@ -1,0 +1,237 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/idemcheck/idemcheck/internal/humanize"
+	"github.com/idemcheck/idemcheck/racetest"
+)
+
+// progressEvery is how often, at most, the progress line is redrawn.
+const progressEvery = 100 * time.Millisecond
+
+// defaultErrWidth is the progress line's bound when stderr's width is not
+// known.
+const defaultErrWidth = 80
+
+// raceReport shows a race while it runs and writes its report when it
+// ends (docs/cli.md, "Race flags"). In text, the header line goes to
+// stdout before the first round and the rest of the report after the last;
+// JSON is one document at the end. When stderr is a terminal and --quiet
+// was not given, a line on stderr, rewritten in place, counts the rounds
+// and their outcomes so far; it is cleared before the report goes on.
+//
+// It is the racetest.Progress of the run.
+type raceReport struct {
+	s *Streams
+	o raceOutput
+	// header is set once the header line was written (or failed to be:
+	// headerErr).
+	header    bool
+	headerErr error
+	live      *progressLine
+}
+
+func newRaceReport(s *Streams, o raceOutput) *raceReport {
+	r := &raceReport{s: s, o: o}
+	if s.ErrTerminal && !o.quiet {
+		width := s.ErrWidth
+		if width <= 0 {
+			width = defaultErrWidth
+		}
+		r.live = &progressLine{w: s.Err, width: width}
+	}
+	return r
+}
+
+// Start writes the header line (text only) and starts the progress line.
+func (r *raceReport) Start(res *racetest.Result, rounds int) {
+	if r.o.format == "text" && !r.header {
+		r.header = true
+		r.headerErr = racetest.WriteTextHeader(r.s.Out, res, rounds)
+	}
+	if r.live != nil {
+		r.live.start(rounds)
+	}
+}
+
+// Round counts a finished round on the progress line.
+func (r *raceReport) Round(rd *racetest.Round) {
+	if r.live != nil {
+		r.live.round(rd)
+	}
+}
+
+// stop clears the progress line, if one is shown; it may be called more
+// than once.
+func (r *raceReport) stop() {
+	if r.live != nil {
+		r.live.stop()
+	}
+}
+
+// write clears the progress line, prints the rest of the report (all of it
+// when the header was never written) and turns the verdict into the exit
+// status.
+func (r *raceReport) write(res *racetest.Result) error {
+	r.stop()
+	err := r.headerErr
+	if err == nil {
+		switch {
+		case r.o.format == "json":
+			err = racetest.WriteJSON(r.s.Out, res, toolVersion())
+		case r.header:
+			err = racetest.WriteColorTextBody(r.s.Out, res, r.o.verbose, r.o.colored)
+		default:
+			err = racetest.WriteColorText(r.s.Out, res, r.o.verbose, r.o.colored)
+		}
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %v", err)}
+	}
+	// A failed conformance check fails the run as a broken gate does: the
+	// gate answers retries or misuse wrongly, a defect a CI job must see.
+	return verdictExit(res.Overall())
+}
+
+// progressLine is the live line on a terminal's stderr: rounds done of
+// planned, the outcomes so far and the worst round so far. Rounds update
+// it; a goroutine redraws it at most every progressEvery, and only when it
+// changed, with a carriage return and an erase to the end of the line.
+type progressLine struct {
+	w     io.Writer
+	width int
+
+	mu      sync.Mutex
+	planned int
+	done    int
+	counts  map[racetest.OutcomeKind]int
+	wins    int
+	// worst is the round with the most wins so far (the first of them);
+	// failed, the first with an error, shown while no round won twice.
+	worst, failed           int
+	worstWins, failedErrors int
+	dirty, drawn, started   bool
+	quit                    chan struct{}
+	ended                   sync.WaitGroup
+}
+
+func (p *progressLine) start(planned int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started {
+		return
+	}
+	p.started, p.planned = true, planned
+	p.counts = map[racetest.OutcomeKind]int{}
+	p.drawLocked()
+	p.quit = make(chan struct{})
+	p.ended.Add(1)
+	go p.redraw()
+}
+
+func (p *progressLine) redraw() {
+	defer p.ended.Done()
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.quit:
+			return
+		case <-tick.C:
+			p.mu.Lock()
+			if p.dirty {
+				p.drawLocked()
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+func (p *progressLine) round(r *racetest.Round) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.started {
+		return
+	}
+	p.done++
+	for _, o := range r.Outcomes {
+		p.counts[o.Kind]++
+	}
+	w := r.Wins()
+	p.wins += w
+	if w > p.worstWins {
+		p.worst, p.worstWins = r.Index, w
+	}
+	if e := r.Count(racetest.Error); e > 0 && p.failed == 0 {
+		p.failed, p.failedErrors = r.Index, e
+	}
+	p.dirty = true
+}
+
+// stop ends the redraws and erases the line.
+func (p *progressLine) stop() {
+	p.mu.Lock()
+	started := p.started && p.quit != nil
+	quit := p.quit
+	p.quit = nil
+	p.mu.Unlock()
+	if !started {
+		return
+	}
+	close(quit)
+	p.ended.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		_, _ = io.WriteString(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+func (p *progressLine) drawLocked() {
+	line := p.text()
+	// One column short of the width: a terminal that wraps on its last
+	// column would otherwise leave the line on two.
+	if max := p.width - 1; max > 0 && len(line) > max {
+		line = line[:max]
+	}
+	_, _ = io.WriteString(p.w, "\r\033[K"+line)
+	p.dirty, p.drawn = false, true
+}
+
+// text is "12 of 200 rounds: 13 wins, 11 refusals, 0 in flight; worst
+// round 7: 2 wins". Wins are what performed the effect (the counted
+// effects when an oracle counts); replays, errors and the rest appear when
+// there are any.
+func (p *progressLine) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d rounds: %s, %s, %d in flight", p.done, p.planned,
+		humanize.Count(p.wins, "win", "wins"), humanize.Count(p.counts[racetest.Refusal], "refusal", "refusals"), p.counts[racetest.InFlight])
+	for _, k := range []struct {
+		kind      racetest.OutcomeKind
+		one, many string
+	}{
+		{racetest.Replay, "replay", "replays"},
+		{racetest.Undecided, "win-or-replay", "win-or-replays"},
+		{racetest.Serialization, "serialization failure", "serialization failures"},
+		{racetest.Error, "error", "errors"},
+	} {
+		if n := p.counts[k.kind]; n > 0 {
+			fmt.Fprintf(&b, ", %s", humanize.Count(n, k.one, k.many))
+		}
+	}
+	switch {
+	case p.worstWins > 1:
+		fmt.Fprintf(&b, "; worst round %d: %s", p.worst, humanize.Count(p.worstWins, "win", "wins"))
+	case p.failed > 0:
+		fmt.Fprintf(&b, "; worst round %d: %s", p.failed, humanize.Count(p.failedErrors, "error", "errors"))
+	case p.done > 0:
+		b.WriteString("; no round won twice")
+	}
+	return b.String()
+}
