@@ -111,6 +111,7 @@ type lintResult struct {
 	replayed map[string]bool // files replayed, relative to the tree
 	named    map[string]bool // every file the report names in its account
 	skipped  string          // count, or "-" when the report has none
+	byKind   map[string]int  // the account's skipped files per kind
 	unread   string
 }
 
@@ -183,6 +184,14 @@ func readAccount(doc map[string]any, r *lintResult) {
 		if n, ok := acc["unread"].(float64); ok {
 			unread, sawUnread = int(n), true
 		}
+		if kinds, ok := acc["skipped_by_kind"].(map[string]any); ok {
+			r.byKind = map[string]int{}
+			for k, v := range kinds {
+				if n, ok := v.(float64); ok {
+					r.byKind[k] = int(n)
+				}
+			}
+		}
 		for _, p := range asList(acc["paths"]) {
 			pm, _ := p.(map[string]any)
 			for _, f := range asList(pm["files"]) {
@@ -206,6 +215,23 @@ func readAccount(doc map[string]any, r *lintResult) {
 	}
 	if sawSkipped {
 		r.skipped = fmt.Sprint(skipped)
+		if len(r.byKind) > 0 {
+			kinds := make([]string, 0, len(r.byKind))
+			for k := range r.byKind {
+				kinds = append(kinds, k)
+			}
+			sort.Slice(kinds, func(i, j int) bool {
+				if r.byKind[kinds[i]] != r.byKind[kinds[j]] {
+					return r.byKind[kinds[i]] > r.byKind[kinds[j]]
+				}
+				return kinds[i] < kinds[j]
+			})
+			parts := make([]string, len(kinds))
+			for i, k := range kinds {
+				parts[i] = fmt.Sprintf("%d %s", r.byKind[k], k)
+			}
+			r.skipped += " (" + strings.Join(parts, ", ") + ")"
+		}
 	}
 	if sawUnread {
 		r.unread = fmt.Sprint(unread)

@@ -29,7 +29,8 @@ type Candidate struct {
 	Path string
 	// Kind is "sql" (.sql and .sql.<dialect>), "rails" (db/schema.rb),
 	// "prisma" (.prisma) or "manifest" (sqitch.plan, a Liquibase
-	// changelog).
+	// changelog, Prisma's migration_lock.toml, temporal's
+	// v{version}/manifest.json).
 	Kind string
 	// Dialect is the <dialect> of a .sql.<dialect> name, lower case, or
 	// the other database a folder above it is named for (clickhouse/);
@@ -42,6 +43,10 @@ type Candidate struct {
 	// functions/ or triggers/ (the scenic and fx gems): definitions the
 	// schema references, not a migration tree. It is that db folder.
 	Definitions string
+	// NotApplied is set for a file of a project whose runner applies only
+	// one folder of it (a Hasura project's seeds, views and scripts beside
+	// its migrations): why the runner does not apply it.
+	NotApplied string
 	// Depth is how many folders below the path given the file sits.
 	Depth int
 }
@@ -67,8 +72,8 @@ func Census(p string) []Candidate {
 	}
 	var out []Candidate
 	visited := map[string]bool{}
-	var walk func(dir string, depth int, fixture, defs, dialect string)
-	walk = func(dir string, depth int, fixture, defs, dialect string) {
+	var walk func(dir string, depth int, fixture, defs, dialect, notApplied string)
+	walk = func(dir string, depth int, fixture, defs, dialect, notApplied string) {
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil || visited[real] {
 			return
@@ -87,6 +92,11 @@ func Census(p string) []Candidate {
 		for _, s := range sc.subdirs {
 			subdir[s] = true
 		}
+		project, isProject := hasuraProjectAt(dir, dir, sc)
+		own := notApplied
+		if isProject && own == "" {
+			own = project.notApplied("")
+		}
 		for _, n := range names {
 			if subdir[n] {
 				continue
@@ -96,7 +106,7 @@ func Census(p string) []Candidate {
 					d = dialect
 				}
 				out = append(out, Candidate{Path: filepath.Join(dir, n), Kind: k, Dialect: d,
-					Fixture: fixture, Definitions: defs, Depth: depth})
+					Fixture: fixture, Definitions: defs, NotApplied: own, Depth: depth})
 			}
 		}
 		if depth >= CensusDepth {
@@ -106,7 +116,10 @@ func Census(p string) []Candidate {
 			if ignoredDir(s) {
 				continue
 			}
-			fx, df, dl := fixture, defs, dialect
+			fx, df, dl, na := fixture, defs, dialect, notApplied
+			if isProject && na == "" {
+				na = project.notApplied(s)
+			}
 			if dl == "" {
 				dl = dialectDir(s)
 			}
@@ -116,10 +129,10 @@ func Census(p string) []Candidate {
 			if df == "" && RailsDefinitionDir(sc, s) {
 				df = dir
 			}
-			walk(filepath.Join(dir, s), depth+1, fx, df, dl)
+			walk(filepath.Join(dir, s), depth+1, fx, df, dl, na)
 		}
 	}
-	walk(p, 0, "", "", "")
+	walk(p, 0, "", "", "", "")
 	return out
 }
 
@@ -149,7 +162,11 @@ func candidateKind(name, dir string) (kind, dialect string) {
 		return "prisma", ""
 	case lower == "schema.rb" && dir == "db":
 		return "rails", ""
-	case lower == "sqitch.plan" || liquibaseChangelogName.MatchString(lower):
+	case lower == "sqitch.plan" || lower == "migration_lock.toml" || liquibaseChangelogName.MatchString(lower):
+		return "manifest", ""
+	case lower == temporalManifest && temporalVersionDir.MatchString(dir):
+		// manifest.json is a common name (a web app's): temporal's only
+		// in a v{version} folder.
 		return "manifest", ""
 	}
 	return "", ""
