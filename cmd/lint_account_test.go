@@ -445,7 +445,7 @@ func TestAccountManifests(t *testing.T) {
 
 	// manifest.json elsewhere (a web app's) is not schema.
 	web := testtree.Write(t, map[string]string{
-		"public/manifest.json":     `{"name": "app"}`,
+		"public/manifest.json":    `{"name": "app"}`,
 		"migrations/001_init.sql": holeSQL,
 	})
 	if st, _, _ := lintAccount(t, 1, web).status("manifest.json"); st != "" {

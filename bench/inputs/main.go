@@ -53,6 +53,9 @@ func run(root, bin string, names []string, verbose bool, out, log io.Writer) err
 			continue
 		}
 		dir := filepath.Join(root, t.name)
+		if t.dir != "" {
+			dir = filepath.Join(root, t.dir)
+		}
 		if _, err := os.Stat(filepath.Join(dir, t.path)); err != nil {
 			fmt.Fprintf(out, "| %s | %s | `%s` | not on disk | | | | | | | |\n", t.name, t.shape, t.path)
 			continue
@@ -88,7 +91,7 @@ func run(root, bin string, names []string, verbose bool, out, log io.Writer) err
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "| %s | %s | `%s` | %d | %d | %s | %s | %s | %d | %d | %d |\n", t.name, t.shape, t.path, r.exit,
+		fmt.Fprintf(out, "| %s | %s | `%s` | %d | %d | %s | %s | %s | %d | %d | %d |\n", t.name, t.shape, strings.Join(append(append([]string(nil), t.flags...), t.path), " "), r.exit,
 			len(r.replayed), r.skipped, r.unread, applies, len(missed), len(extra), len(others))
 		if verbose {
 			for _, f := range firstN(missed, 10) {

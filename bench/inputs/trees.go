@@ -18,8 +18,11 @@ import (
 // order, and how many migrations it runs that are not SQL.
 type tree struct {
 	name, path, shape string
-	flags             []string
-	runner            func(abs string) (files []string, notSQL int, err error)
+	// dir is the tree's directory under -root when it is not name (a
+	// second run on one tree); flags may name paths replayed before path.
+	dir    string
+	flags  []string
+	runner func(abs string) (files []string, notSQL int, err error)
 }
 
 // trees: the developers' corpora (docs/corpora/corpora.tsv, the judged
@@ -60,6 +63,7 @@ var trees = []tree{
 	{name: "contentdata", path: "db", shape: "2 (scenic)", runner: fixed("schema.rb")},
 	{name: "synapse-mo", path: "synapse/storage/schema", shape: "5", runner: synapseRunner},
 	{name: "aptrust", path: "db", shape: "1 (schema.sql beside migrations/)", runner: then(fixed("schema.sql"), under("migrations", inDir(`\.sql$`, "")))},
+	{name: "aptrust-2", dir: "aptrust", path: "db/migrations", flags: []string{"db/schema.sql"}, shape: "1, both paths named", runner: then(fixed("../schema.sql"), inDir(`\.sql$`, ""))},
 }
 
 // single: the runner loads the one file lint is given.
