@@ -395,18 +395,28 @@ func TestAccountHasuraProject(t *testing.T) {
 		t.Errorf("views given directly: %+v", views.Account)
 	}
 
-	// migrations_directory names the folder.
+	// migrations_directory names the folder, nested too: the folders
+	// beside it on the way are not migrations.
 	moved := testtree.Write(t, map[string]string{
-		"config.yaml": "version: 3\nendpoint: http://localhost:8080\nmigrations_directory: db_migrations\n",
-		"db_migrations/default/1700000000001_init/up.sql": holeSQL,
-		"migrations/1700000000001_old/up.sql":             "CREATE TABLE old_copy (id bigint);\n",
+		"config.yaml": "version: 3\nendpoint: http://localhost:8080\nmigrations_directory: db/migrations\nseeds_directory: db/seeds\n",
+		"db/migrations/default/1700000000001_init/up.sql": holeSQL,
+		"db/seeds/default/1700000000100_seed.sql":         "CREATE TABLE seeded (id bigint);\n",
+		"db/dump.sql":                         "CREATE TABLE dumped (id bigint);\n",
+		"migrations/1700000000001_old/up.sql": "CREATE TABLE old_copy (id bigint);\n",
 	})
 	m := lintAccount(t, 1, moved)
-	if m.Account.Replayed != 1 || m.Account.SkippedByKind["not applied"] != 1 {
+	if m.Account.Replayed != 1 || m.Account.SkippedByKind["not applied"] != 3 || m.Account.Unread != 0 {
 		t.Errorf("migrations_directory: account %+v", m.Account)
 	}
-	if st, _, tree := m.status("db_migrations/default/1700000000001_init/up.sql"); st != "replayed" || !strings.HasSuffix(tree, "db_migrations/default") {
+	if st, _, tree := m.status("db/migrations/default/1700000000001_init/up.sql"); st != "replayed" || !strings.HasSuffix(tree, "db/migrations/default") {
 		t.Errorf("the configured folder's migration is %q in %q", st, tree)
+	}
+	for _, p := range m.Account.Paths {
+		for _, f := range p.Files {
+			if strings.HasSuffix(f.Path, "1700000000100_seed.sql") && !strings.HasPrefix(f.Reason, "a Hasura seed") {
+				t.Errorf("the configured seeds folder's file: %q", f.Reason)
+			}
+		}
 	}
 }
 

@@ -72,8 +72,10 @@ func Census(p string) []Candidate {
 	}
 	var out []Candidate
 	visited := map[string]bool{}
-	var walk func(dir string, depth int, fixture, defs, dialect, notApplied string)
-	walk = func(dir string, depth int, fixture, defs, dialect, notApplied string) {
+	// proj is the Hasura project a folder is in (projDir its folder),
+	// until the walk reaches the project's migrations or leaves them aside.
+	var walk func(dir string, depth int, fixture, defs, dialect, notApplied string, proj *hasuraProject, projDir string)
+	walk = func(dir string, depth int, fixture, defs, dialect, notApplied string, proj *hasuraProject, projDir string) {
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil || visited[real] {
 			return
@@ -92,10 +94,16 @@ func Census(p string) []Candidate {
 		for _, s := range sc.subdirs {
 			subdir[s] = true
 		}
-		project, isProject := hasuraProjectAt(dir, dir, sc)
+		if proj == nil && notApplied == "" {
+			if p, ok := hasuraProjectAt(dir, dir, sc); ok {
+				proj, projDir = &p, dir
+			}
+		}
 		own := notApplied
-		if isProject && own == "" {
-			own = project.notApplied("")
+		if proj != nil {
+			// A folder on the way to the migrations (db/ of
+			// db/migrations): its own files are not migrations.
+			own = proj.notApplied("")
 		}
 		for _, n := range names {
 			if subdir[n] {
@@ -116,9 +124,15 @@ func Census(p string) []Candidate {
 			if ignoredDir(s) {
 				continue
 			}
-			fx, df, dl, na := fixture, defs, dialect, notApplied
-			if isProject && na == "" {
-				na = project.notApplied(s)
+			fx, df, dl, na, pj := fixture, defs, dialect, notApplied, proj
+			if proj != nil {
+				rel, _ := filepath.Rel(projDir, filepath.Join(dir, s))
+				switch {
+				case within(rel, proj.migrations):
+					pj = nil
+				case !within(proj.migrations, rel):
+					na, pj = proj.notApplied(rel), nil
+				}
 			}
 			if dl == "" {
 				dl = dialectDir(s)
@@ -129,10 +143,10 @@ func Census(p string) []Candidate {
 			if df == "" && RailsDefinitionDir(sc, s) {
 				df = dir
 			}
-			walk(filepath.Join(dir, s), depth+1, fx, df, dl, na)
+			walk(filepath.Join(dir, s), depth+1, fx, df, dl, na, pj, projDir)
 		}
 	}
-	walk(p, 0, "", "", "", "")
+	walk(p, 0, "", "", "", "", nil, "")
 	return out
 }
 

@@ -71,14 +71,18 @@ func firstElem(p string) string {
 	return first
 }
 
-// notApplied is why a schema-like file of the project at display, below
-// its folder sub ("" for the project folder itself), is not one of its
-// migrations; "" for the migrations folder.
+// within reports whether the relative path p is dir or below it.
+func within(p, dir string) bool {
+	p, dir = filepath.ToSlash(filepath.Clean(p)), filepath.ToSlash(filepath.Clean(dir))
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// notApplied is why a schema-like file of the project, below its folder
+// sub (relative to the project; "" for the project folder itself or a
+// folder on the way to the migrations), is not one of its migrations.
 func (p hasuraProject) notApplied(sub string) string {
 	switch {
-	case sub == firstElem(p.migrations):
-		return ""
-	case sub == firstElem(p.seeds):
+	case sub != "" && within(sub, p.seeds):
 		return fmt.Sprintf("a Hasura seed: hasura seed apply loads it, hasura migrate apply does not (%s)", p.config)
 	}
 	return fmt.Sprintf("not a Hasura migration: hasura migrate apply runs only %s/<database>/<version>_<name>/up.sql (%s)",
