@@ -145,9 +145,15 @@ func classify(c sqlparse.Candidate, w placed, schema placed, src accountSources)
 	case w.skip != "":
 		return skipped(skipKind(w.skip), w.skip)
 	case c.Kind == "manifest":
+		dir := filepath.Dir(filepath.Clean(c.Path))
 		for _, t := range src.trees {
-			if filepath.Clean(t.Root) == filepath.Dir(filepath.Clean(c.Path)) {
-				f.Status, f.Tree, f.Reason = report.Replayed, t.Root, "the tree's plan, which orders its files"
+			root := filepath.Clean(t.Root)
+			if root != dir && !(t.Layout == sqlparse.LayoutTemporal && root == filepath.Dir(dir)) {
+				continue
+			}
+			if why := manifestReason(filepath.Base(c.Path), t.Layout); why != "" {
+				f = skipped("manifest", why)
+				f.Tree = t.Root
 				return f
 			}
 		}
@@ -161,6 +167,8 @@ func classify(c sqlparse.Candidate, w placed, schema placed, src accountSources)
 		return skipped("definitions", "a definition "+filepath.Join(c.Definitions, "schema.rb")+" refers to (scenic, fx), not a migration")
 	case c.Kind == "sql" && !postgresDialect(c.Dialect):
 		return skipped("other dialect", "a "+c.Dialect+" file, for another database")
+	case c.NotApplied != "":
+		return skipped("not applied", c.NotApplied)
 	}
 	if kind := downWord(filepath.Base(c.Path)); kind != "" {
 		return skipped("down", "a "+kind+" migration")
@@ -178,6 +186,23 @@ func classify(c sqlparse.Candidate, w placed, schema placed, src accountSources)
 		f.Reason = "in no tree lint replayed"
 	}
 	return f
+}
+
+// manifestReason is what a layout's manifest named name is to the tree of
+// layout l that holds it, or "" when it is not that layout's manifest.
+// A manifest is never replayed itself (docs/layouts.md, "What lint reads").
+func manifestReason(name string, l sqlparse.Layout) string {
+	switch {
+	case name == "sqitch.plan" && l == sqlparse.LayoutSqitch:
+		return "sqitch's plan: read for the changes it deploys and their order, not replayed itself"
+	case name == "manifest.json" && l == sqlparse.LayoutTemporal:
+		return "temporal-sql-tool's manifest: read for its version's files and their order, not replayed itself"
+	case name == "migration_lock.toml" && l == sqlparse.LayoutPrisma:
+		return "Prisma's lock file (the provider): it marks the folder as Prisma's migrations; nothing in it is replayed"
+	case strings.Contains(name, "changelog") && l == sqlparse.LayoutLiquibase:
+		return "a Liquibase changelog that includes files: lint reads the formatted SQL changelogs themselves, in name order, not this file"
+	}
+	return ""
 }
 
 func postgresDialect(d string) bool {
@@ -225,12 +250,27 @@ func under(p, root string) bool {
 // went unread: how many, the first few, and the ways to read them.
 func partialMessage(ap report.AccountPath, c report.AccountCounts, accepted bool) string {
 	var unread []string
+	// Every folder between the path and an unread file counts it: the
+	// folder to give is the deepest that holds the most of them (Synapse's
+	// schema folder rather than one of its delta folders).
 	dirs := map[string]int{}
+	top := filepath.Clean(ap.Path)
 	for _, f := range ap.Files {
 		if f.Status == report.Unread {
 			unread = append(unread, f.Path)
-			dirs[filepath.Dir(f.Path)]++
+			for d := filepath.Dir(filepath.Clean(f.Path)); ; d = filepath.Dir(d) {
+				if d == top || d == "." || d == string(filepath.Separator) || !under(d, top) {
+					break
+				}
+				dirs[d]++
+				if d == filepath.Dir(d) {
+					break
+				}
+			}
 		}
+	}
+	if len(dirs) == 0 {
+		dirs[top] = len(unread)
 	}
 	list := strings.Join(unread[:min(len(unread), unreadListed)], ", ")
 	if n := len(unread) - unreadListed; n > 0 {
@@ -243,8 +283,9 @@ func partialMessage(ap report.AccountPath, c report.AccountCounts, accepted bool
 	}
 	// The folder holding the most unread files is the one to give.
 	best := ""
+	depth := func(d string) int { return strings.Count(d, string(filepath.Separator)) }
 	for d, n := range dirs {
-		if best == "" || n > dirs[best] || n == dirs[best] && d < best {
+		if best == "" || n > dirs[best] || n == dirs[best] && (depth(d) > depth(best) || depth(d) == depth(best) && d < best) {
 			best = d
 		}
 	}

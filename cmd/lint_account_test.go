@@ -348,3 +348,182 @@ func TestAccountDumpBesideOtherFolders(t *testing.T) {
 		t.Error("structure.sql's hole is not reported")
 	}
 }
+
+// A Hasura project (config.yaml): hasura migrate apply runs only
+// migrations/<database>/<version>_<name>/up.sql. Its seeds, its copies of
+// views and its one-off scripts are skipped as not applied, never replayed
+// as trees of their own; config.yaml's migrations_directory moves the
+// migrations.
+func TestAccountHasuraProject(t *testing.T) {
+	dir := inputs + "hasura"
+	doc := lintAccount(t, 1, dir)
+	if len(doc.Inputs) != 1 || doc.Inputs[0].Path != dir+"/migrations/default" {
+		t.Errorf("inputs = %+v; want %s/migrations/default alone", doc.Inputs, dir)
+	}
+	if len(doc.Findings) != 1 || !strings.HasSuffix(doc.Findings[0].Position.File, "1700000000002_create_table_public_payments/up.sql") {
+		t.Errorf("findings = %+v; want the migration's hole", doc.Findings)
+	}
+	a := doc.Account
+	if a.Replayed != 3 || a.SkippedByKind["down"] != 3 || a.SkippedByKind["not applied"] != 4 || a.Unread != 0 || a.Trees != 1 {
+		t.Errorf("account = %+v; want 3 replayed, 3 down, 4 not applied", a)
+	}
+	reasons := map[string]string{}
+	for _, p := range a.Paths {
+		for _, f := range p.Files {
+			reasons[f.Path] = f.Status + " " + f.Kind + ": " + f.Reason
+		}
+	}
+	notMigration := "skipped not applied: not a Hasura migration: hasura migrate apply runs only " + dir +
+		"/migrations/<database>/<version>_<name>/up.sql (" + dir + "/config.yaml)"
+	for file, want := range map[string]string{
+		dir + "/views/order_totals.sql":                  notMigration,
+		dir + "/views/payment_keys.sql":                  notMigration,
+		dir + "/scripts/backfill.sql":                    notMigration,
+		dir + "/seeds/default/1700000000100_staging.sql": "skipped not applied: a Hasura seed: hasura seed apply loads it, hasura migrate apply does not (" + dir + "/config.yaml)",
+	} {
+		if reasons[file] != want {
+			t.Errorf("%s: %q, want %q", file, reasons[file], want)
+		}
+	}
+	text := run(t, "lint", dir)
+	if !strings.Contains(text.stdout, "\nread 3 files in 1 tree; skipped 7 (4 not applied, 3 down)\n") {
+		t.Errorf("text report's account line:\n%s", text.stdout)
+	}
+	// A folder of it given directly is read.
+	views := lintAccount(t, 0, dir+"/views")
+	if views.Account.Replayed != 2 {
+		t.Errorf("views given directly: %+v", views.Account)
+	}
+
+	// migrations_directory names the folder, nested too: the folders
+	// beside it on the way are not migrations.
+	moved := testtree.Write(t, map[string]string{
+		"config.yaml": "version: 3\nendpoint: http://localhost:8080\nmigrations_directory: db/migrations\nseeds_directory: db/seeds\n",
+		"db/migrations/default/1700000000001_init/up.sql": holeSQL,
+		"db/seeds/default/1700000000100_seed.sql":         "CREATE TABLE seeded (id bigint);\n",
+		"db/dump.sql":                         "CREATE TABLE dumped (id bigint);\n",
+		"migrations/1700000000001_old/up.sql": "CREATE TABLE old_copy (id bigint);\n",
+	})
+	m := lintAccount(t, 1, moved)
+	if m.Account.Replayed != 1 || m.Account.SkippedByKind["not applied"] != 3 || m.Account.Unread != 0 {
+		t.Errorf("migrations_directory: account %+v", m.Account)
+	}
+	if st, _, tree := m.status("db/migrations/default/1700000000001_init/up.sql"); st != "replayed" || !strings.HasSuffix(tree, "db/migrations/default") {
+		t.Errorf("the configured folder's migration is %q in %q", st, tree)
+	}
+	for _, p := range m.Account.Paths {
+		for _, f := range p.Files {
+			if strings.HasSuffix(f.Path, "1700000000100_seed.sql") && !strings.HasPrefix(f.Reason, "a Hasura seed") {
+				t.Errorf("the configured seeds folder's file: %q", f.Reason)
+			}
+		}
+	}
+}
+
+// A layout's manifest is in the account, skipped as a manifest (read for
+// the tree's files and order, never replayed itself): temporal's
+// manifest.json, Prisma's migration_lock.toml, sqitch's plan.
+func TestAccountManifests(t *testing.T) {
+	temporal := lintAccount(t, 1, "../testdata/layouts/temporal/versioned")
+	if st, kind, tree := temporal.status("v1.10/manifest.json"); st != "skipped" || kind != "manifest" || !strings.HasSuffix(tree, "temporal/versioned") {
+		t.Errorf("temporal's manifest.json is %q (%q) in %q, want skipped as the tree's manifest", st, kind, tree)
+	}
+	if n := temporal.Account.SkippedByKind["manifest"]; n != 4 {
+		t.Errorf("%d manifests in the account, want 4 (one per version folder)", n)
+	}
+	one := lintAccount(t, 0, "../testdata/layouts/temporal/versioned/v1.10")
+	if st, kind, _ := one.status("v1.10/manifest.json"); st != "skipped" || kind != "manifest" {
+		t.Errorf("one version folder: manifest.json is %q (%q)", st, kind)
+	}
+
+	prisma := lintAccount(t, 1, inputs+"prisma-paths/prisma/migrations")
+	if st, kind, _ := prisma.status("migrations/migration_lock.toml"); st != "skipped" || kind != "manifest" {
+		t.Errorf("migration_lock.toml is %q (%q), want skipped as a manifest", st, kind)
+	}
+	for _, p := range prisma.Account.Paths {
+		for _, f := range p.Files {
+			if strings.HasSuffix(f.Path, "migration_lock.toml") && !strings.Contains(f.Reason, "Prisma's lock file") {
+				t.Errorf("migration_lock.toml's reason: %q", f.Reason)
+			}
+		}
+	}
+
+	sqitch := lintAccount(t, 0, "../testdata/layouts/sqitch")
+	if st, kind, _ := sqitch.status("sqitch/sqitch.plan"); st != "skipped" || kind != "manifest" {
+		t.Errorf("sqitch.plan is %q (%q), want skipped as a manifest", st, kind)
+	}
+
+	// manifest.json elsewhere (a web app's) is not schema.
+	web := testtree.Write(t, map[string]string{
+		"public/manifest.json":    `{"name": "app"}`,
+		"migrations/001_init.sql": holeSQL,
+	})
+	if st, _, _ := lintAccount(t, 1, web).status("manifest.json"); st != "" {
+		t.Errorf("a web app's manifest.json is in the account as %q", st)
+	}
+}
+
+// A Prisma config's schema or migrations path lint cannot use is said,
+// never silently replaced by what discovery finds: a path that does not
+// exist (with another folder read in its place, or a schema) is an input
+// error naming the path and the config; a migrations folder not made yet
+// is a note.
+func TestAccountPrismaConfigPaths(t *testing.T) {
+	dir := inputs + "prisma-paths"
+	doc := lintAccount(t, 2, dir)
+	want := "error: " + dir + "/prisma.config.ts: its migrations path names " + dir + "/db/migrations, which does not exist; " +
+		dir + "/prisma/migrations beside the schema is not the folder Prisma applies with this config: fix the setting, or name the migrations folder to lint"
+	if !strings.Contains(doc.messages(), want) {
+		t.Errorf("no error naming the configured path:\n%s\nwant %s", doc.messages(), want)
+	}
+	if len(doc.Findings) != 1 {
+		t.Errorf("the rest is still checked: %+v", doc.Findings)
+	}
+	schema := "datasource db {\n  provider = \"postgresql\"\n}\n\nmodel A {\n  id Int @id\n}\n"
+	missingSchema := testtree.Write(t, map[string]string{
+		"prisma.config.ts":     "export default { schema: 'prisma/app.prisma' }\n",
+		"prisma/schema.prisma": schema,
+	})
+	ms := lintAccount(t, 2, missingSchema)
+	if !strings.Contains(ms.messages(), "prisma.config.ts: its schema setting names "+filepath.Join(missingSchema, "prisma", "app.prisma")+", which does not exist") {
+		t.Errorf("no error naming the configured schema:\n%s", ms.messages())
+	}
+	notYet := testtree.Write(t, map[string]string{
+		"prisma.config.ts":     "export default { schema: 'prisma/schema.prisma', migrations: { path: 'db/migrations' } }\n",
+		"prisma/schema.prisma": schema,
+	})
+	ny := lintAccount(t, 0, notYet)
+	if !strings.Contains(ny.messages(), "note: "+filepath.Join(notYet, "prisma.config.ts")+": its migrations path names "+
+		filepath.Join(notYet, "db", "migrations")+", which does not exist yet (prisma migrate dev makes it)") {
+		t.Errorf("no note on the migrations folder not made yet:\n%s", ny.messages())
+	}
+	expr := testtree.Write(t, map[string]string{
+		"prisma.config.ts":     "export default { schema: 'prisma/schema.prisma', migrations: { path: env('MIGRATIONS') } }\n",
+		"prisma/schema.prisma": schema,
+	})
+	if ex := lintAccount(t, 0, expr); !strings.Contains(ex.messages(), "its migrations path is not a string literal or path.join of literals") {
+		t.Errorf("no note on the expression:\n%s", ex.messages())
+	}
+}
+
+// The folder a partial read's error tells the user to give is the deepest
+// one holding the most unread files: a full schema plus deltas too deep to
+// be found is named by its schema folder (read as schema-deltas), not by
+// one of its delta folders.
+func TestAccountPartialNamesTheTreeFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "project", "src"), os.DirFS("../testdata/layouts/schema-deltas")); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(dir, "project")
+	doc := lintAccount(t, 2, project)
+	want := "to read them, give lint the folder that holds them (idemcheck lint " + filepath.Join(project, "src", "storage", "schema") +
+		", read as schema-deltas; --layout schema-deltas to say so)"
+	if !strings.Contains(doc.messages(), want) {
+		t.Errorf("the error does not name the schema folder:\n%s\nwant %s", doc.messages(), want)
+	}
+	whole := lintAccount(t, 0, filepath.Join(project, "src", "storage", "schema"))
+	if whole.Account.Unread != 0 || whole.Account.Replayed == 0 {
+		t.Errorf("the folder named: %+v", whole.Account)
+	}
+}

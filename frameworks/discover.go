@@ -83,10 +83,26 @@ func Find(paths []string) (sqlPaths []string, found []Found, diags []sqlparse.Di
 			sqlPaths = append(sqlPaths, deep...)
 		}
 	}
+	said := map[string]bool{}
+	for _, d := range diags {
+		said[d.Message] = true
+	}
+	configs := map[string]bool{}
 	for _, f := range found {
 		if f.Kind == Prisma {
 			if d := unresolvedError(f.Paths); d != nil {
 				diags = append(diags, *d)
+			}
+			// A config setting lint cannot follow is said, once per
+			// config, never silently replaced by discovery.
+			if cfg, ds := configProblems(f.Paths[0]); cfg != "" && !configs[cfg] {
+				configs[cfg] = true
+				for _, d := range ds {
+					if !said[d.Message] {
+						said[d.Message] = true
+						diags = append(diags, d)
+					}
+				}
 			}
 		}
 	}

@@ -2,11 +2,15 @@ package frameworks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/idemcheck/idemcheck/sqlparse"
 )
 
 // Prisma's migrations live where the project's Prisma config says
@@ -168,4 +172,93 @@ func readPrismaConfig(dir string) (cfg, root string, data []byte, ok bool) {
 		return cfg, root, data, true
 	}
 	return "", "", nil, false
+}
+
+// configProblems says what lint cannot use of the Prisma config that
+// governs the schema whose first file is schemaPath (the config
+// prismaMigrations and schemaConfig read), so that a setting never falls
+// back silently to discovery: a schema setting naming a path that is not
+// there or cannot be read is an input error; so is a migrations path that
+// cannot be read, or that is not there while a migrations folder beside
+// the schema would be read in its place. A migrations path that is not
+// there at all (Prisma makes it on the first migrate dev) is a note, as is
+// a setting that is not a literal path. cfg is the config, "" when none.
+func configProblems(schemaPath string) (cfg string, diags []sqlparse.Diagnostic) {
+	schemaDir := filepath.Dir(schemaPath)
+	base := schemaDir
+	if filepath.Base(schemaDir) == "schema" {
+		base = filepath.Dir(schemaDir)
+	}
+	for d, i := base, 0; i < 4; d, i = filepath.Dir(d), i+1 {
+		cfg, root, data, found := readPrismaConfig(d)
+		if !found {
+			if d == filepath.Dir(d) {
+				break
+			}
+			continue
+		}
+		note := func(msg string) { diags = append(diags, sqlparse.Diagnostic{Level: sqlparse.Note, Message: msg}) }
+		fail := func(msg string) { diags = append(diags, sqlparse.Diagnostic{Level: sqlparse.Error, Message: msg}) }
+		if p, found, ok := configSetting(data, schemaSetting); found && ok {
+			at := filepath.Join(root, p)
+			if _, err := os.Stat(at); err != nil {
+				fail(fmt.Sprintf("%s: its schema setting names %s, which %s; fix the setting, or name the schema file or folder to lint",
+					cfg, at, statProblem(err)))
+			}
+		}
+		p, found, ok := configSetting(data, migrationsSetting)
+		switch {
+		case !found:
+		case !ok:
+			note(fmt.Sprintf("%s: its migrations path is not a string literal or path.join of literals, so idemcheck cannot follow it; "+
+				"migrations are looked for beside the schema, or name the migrations folder to lint", cfg))
+		default:
+			at := filepath.Join(root, p)
+			info, err := os.Stat(at)
+			if err == nil {
+				if !info.IsDir() {
+					fail(fmt.Sprintf("%s: its migrations path names %s, which is not a folder; fix the setting, or name the migrations folder to lint", cfg, at))
+				} else if _, err := os.ReadDir(at); err != nil {
+					fail(fmt.Sprintf("%s: its migrations path names %s, which cannot be read: %v", cfg, at, unwrapPath(err)))
+				}
+				break
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				fail(fmt.Sprintf("%s: its migrations path names %s, which %s", cfg, at, statProblem(err)))
+				break
+			}
+			if other := besideMigrations(schemaPath); other != "" {
+				fail(fmt.Sprintf("%s: its migrations path names %s, which does not exist; %s beside the schema is not the folder "+
+					"Prisma applies with this config: fix the setting, or name the migrations folder to lint", cfg, at, other))
+				break
+			}
+			note(fmt.Sprintf("%s: its migrations path names %s, which does not exist yet (prisma migrate dev makes it): "+
+				"the schema is read with no migrations beside it", cfg, at))
+		}
+		return cfg, diags
+	}
+	return "", nil
+}
+
+// besideMigrations is the migrations folder beside the schema whose first
+// file is schemaPath (inside its folder, or beside a schema/ folder), or "".
+func besideMigrations(schemaPath string) string {
+	dir := filepath.Dir(schemaPath)
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if m := filepath.Join(d, "migrations"); isDir(m) {
+			return m
+		}
+		if filepath.Base(dir) != "schema" {
+			break
+		}
+	}
+	return ""
+}
+
+// statProblem says why a path could not be looked at.
+func statProblem(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "does not exist"
+	}
+	return fmt.Sprintf("cannot be read: %v", unwrapPath(err))
 }

@@ -53,6 +53,9 @@ func run(root, bin string, names []string, verbose bool, out, log io.Writer) err
 			continue
 		}
 		dir := filepath.Join(root, t.name)
+		if t.dir != "" {
+			dir = filepath.Join(root, t.dir)
+		}
 		if _, err := os.Stat(filepath.Join(dir, t.path)); err != nil {
 			fmt.Fprintf(out, "| %s | %s | `%s` | not on disk | | | | | | | |\n", t.name, t.shape, t.path)
 			continue
@@ -88,7 +91,7 @@ func run(root, bin string, names []string, verbose bool, out, log io.Writer) err
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "| %s | %s | `%s` | %d | %d | %s | %s | %s | %d | %d | %d |\n", t.name, t.shape, t.path, r.exit,
+		fmt.Fprintf(out, "| %s | %s | `%s` | %d | %d | %s | %s | %s | %d | %d | %d |\n", t.name, t.shape, strings.Join(append(append([]string(nil), t.flags...), t.path), " "), r.exit,
 			len(r.replayed), r.skipped, r.unread, applies, len(missed), len(extra), len(others))
 		if verbose {
 			for _, f := range firstN(missed, 10) {
@@ -111,6 +114,7 @@ type lintResult struct {
 	replayed map[string]bool // files replayed, relative to the tree
 	named    map[string]bool // every file the report names in its account
 	skipped  string          // count, or "-" when the report has none
+	byKind   map[string]int  // the account's skipped files per kind
 	unread   string
 }
 
@@ -183,6 +187,14 @@ func readAccount(doc map[string]any, r *lintResult) {
 		if n, ok := acc["unread"].(float64); ok {
 			unread, sawUnread = int(n), true
 		}
+		if kinds, ok := acc["skipped_by_kind"].(map[string]any); ok {
+			r.byKind = map[string]int{}
+			for k, v := range kinds {
+				if n, ok := v.(float64); ok {
+					r.byKind[k] = int(n)
+				}
+			}
+		}
 		for _, p := range asList(acc["paths"]) {
 			pm, _ := p.(map[string]any)
 			for _, f := range asList(pm["files"]) {
@@ -206,6 +218,23 @@ func readAccount(doc map[string]any, r *lintResult) {
 	}
 	if sawSkipped {
 		r.skipped = fmt.Sprint(skipped)
+		if len(r.byKind) > 0 {
+			kinds := make([]string, 0, len(r.byKind))
+			for k := range r.byKind {
+				kinds = append(kinds, k)
+			}
+			sort.Slice(kinds, func(i, j int) bool {
+				if r.byKind[kinds[i]] != r.byKind[kinds[j]] {
+					return r.byKind[kinds[i]] > r.byKind[kinds[j]]
+				}
+				return kinds[i] < kinds[j]
+			})
+			parts := make([]string, len(kinds))
+			for i, k := range kinds {
+				parts[i] = fmt.Sprintf("%d %s", r.byKind[k], k)
+			}
+			r.skipped += " (" + strings.Join(parts, ", ") + ")"
+		}
 	}
 	if sawUnread {
 		r.unread = fmt.Sprint(unread)

@@ -18,8 +18,11 @@ import (
 // order, and how many migrations it runs that are not SQL.
 type tree struct {
 	name, path, shape string
-	flags             []string
-	runner            func(abs string) (files []string, notSQL int, err error)
+	// dir is the tree's directory under -root when it is not name (a
+	// second run on one tree); flags may name paths replayed before path.
+	dir    string
+	flags  []string
+	runner func(abs string) (files []string, notSQL int, err error)
 }
 
 // trees: the developers' corpora (docs/corpora/corpora.tsv, the judged
@@ -29,6 +32,10 @@ type tree struct {
 //	moped    cityofaustin/atd-moped 0bcd9461454d  moped-database: Hasura migrations beside views/, seeds/ and recipes/ .sql (shape 1)
 //	upcase   thoughtbot/upcase 7cc02b090962    db: Rails schema.rb with scenic's db/views (shape 2)
 //	rallly   lukevella/rallly c629b3148024     packages/database: multi-file Prisma schema, prisma.config.ts schema: path.join(__dirname, "prisma") (shape 3)
+//	bilan    ABC-TransitionBasCarbone/bilan-carbone 949af9c48dff  packages/db-common: Prisma schema in nested folders, migrations inside prisma/schema/, named by prisma.config.ts and package.json (shape 3)
+//	contentdata alphagov/content-data-api ee9773268ffa  db: Rails schema.rb with 48 scenic views, materialized (shape 2)
+//	synapse-mo matrix-org/synapse be65a8ec0195   synapse/storage/schema: the pre-fork repository, SCHEMA_VERSION 83 (shape 5)
+//	aptrust  APTrust/registry 7c08491091d4     db: a loose schema.sql beside migrations/ and legacy/ (shape 1); db/testutil.go loads schema.sql, then migrations/*.sql
 var trees = []tree{
 	{name: "auth", path: "migrations", shape: "pop, templated", flags: []string{"--var", "Namespace=auth"}, runner: inDir(`^\d+_.*\.up\.sql$`, "")},
 	{name: "temporal", path: "schema/postgresql/v12/temporal/versioned", shape: "version folders", runner: temporalManifests},
@@ -52,6 +59,11 @@ var trees = []tree{
 	{name: "moped", path: "moped-database", shape: "1 (Hasura)", runner: hasuraMigrations},
 	{name: "upcase", path: "db", shape: "2 (scenic)", runner: fixed("schema.rb")},
 	{name: "rallly", path: "packages/database", shape: "3 (Prisma folder)", runner: subdirsWith("migration.sql", "prisma", "migrations")},
+	{name: "bilan", path: "packages/db-common", shape: "3 (Prisma folders)", runner: subdirsWith("migration.sql", "prisma", "schema", "migrations")},
+	{name: "contentdata", path: "db", shape: "2 (scenic)", runner: fixed("schema.rb")},
+	{name: "synapse-mo", path: "synapse/storage/schema", shape: "5", runner: synapseRunner},
+	{name: "aptrust", path: "db", shape: "1 (schema.sql beside migrations/)", runner: then(fixed("schema.sql"), under("migrations", inDir(`\.sql$`, "")))},
+	{name: "aptrust-2", dir: "aptrust", path: "db/migrations", flags: []string{"db/schema.sql"}, shape: "1, both paths named", runner: then(fixed("../schema.sql"), inDir(`\.sql$`, ""))},
 }
 
 // single: the runner loads the one file lint is given.
@@ -60,6 +72,30 @@ func single(string) ([]string, int, error) { return []string{"."}, 0, nil }
 // fixed: the runner loads these files of the path.
 func fixed(files ...string) func(string) ([]string, int, error) {
 	return func(string) ([]string, int, error) { return files, 0, nil }
+}
+
+// then: the files of a, then those of b.
+func then(a, b func(string) ([]string, int, error)) func(string) ([]string, int, error) {
+	return func(abs string) ([]string, int, error) {
+		fa, na, err := a(abs)
+		if err != nil {
+			return nil, 0, err
+		}
+		fb, nb, err := b(abs)
+		return append(fa, fb...), na + nb, err
+	}
+}
+
+// under: rule r applied to the folder sub of the path, its files named
+// from the path.
+func under(sub string, r func(string) ([]string, int, error)) func(string) ([]string, int, error) {
+	return func(abs string) ([]string, int, error) {
+		files, n, err := r(filepath.Join(abs, sub))
+		for i, f := range files {
+			files[i] = filepath.Join(sub, f)
+		}
+		return files, n, err
+	}
 }
 
 // inDir: the files of the directory itself whose names match sql, in name

@@ -30,7 +30,8 @@ type Candidate struct {
 	Path string
 	// Kind is "sql" (.sql and .sql.<dialect>), "rails" (db/schema.rb),
 	// "prisma" (.prisma) or "manifest" (sqitch.plan, a Liquibase
-	// changelog).
+	// changelog, Prisma's migration_lock.toml, temporal's
+	// v{version}/manifest.json).
 	Kind string
 	// Dialect is the <dialect> of a .sql.<dialect> name, lower case, or
 	// the other database a folder above it is named for (clickhouse/);
@@ -43,6 +44,10 @@ type Candidate struct {
 	// functions/ or triggers/ (the scenic and fx gems): definitions the
 	// schema references, not a migration tree. It is that db folder.
 	Definitions string
+	// NotApplied is set for a file of a project whose runner applies only
+	// one folder of it (a Hasura project's seeds, views and scripts beside
+	// its migrations): why the runner does not apply it.
+	NotApplied string
 	// Depth is how many folders below the path given the file sits.
 	Depth int
 }
@@ -68,8 +73,10 @@ func Census(p string) []Candidate {
 	}
 	var out []Candidate
 	visited := map[string]bool{}
-	var walk func(dir string, depth int, fixture, defs, dialect string)
-	walk = func(dir string, depth int, fixture, defs, dialect string) {
+	// proj is the Hasura project a folder is in (projDir its folder),
+	// until the walk reaches the project's migrations or leaves them aside.
+	var walk func(dir string, depth int, fixture, defs, dialect, notApplied string, proj *hasuraProject, projDir string)
+	walk = func(dir string, depth int, fixture, defs, dialect, notApplied string, proj *hasuraProject, projDir string) {
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil || visited[real] {
 			return
@@ -88,6 +95,17 @@ func Census(p string) []Candidate {
 		for _, s := range sc.subdirs {
 			subdir[s] = true
 		}
+		if proj == nil && notApplied == "" {
+			if p, ok := hasuraProjectAt(dir, dir, sc); ok {
+				proj, projDir = &p, dir
+			}
+		}
+		own := notApplied
+		if proj != nil {
+			// A folder on the way to the migrations (db/ of
+			// db/migrations): its own files are not migrations.
+			own = proj.notApplied("")
+		}
 		for _, n := range names {
 			if subdir[n] {
 				continue
@@ -97,7 +115,7 @@ func Census(p string) []Candidate {
 					d = dialect
 				}
 				out = append(out, Candidate{Path: filepath.Join(dir, n), Kind: k, Dialect: d,
-					Fixture: fixture, Definitions: defs, Depth: depth})
+					Fixture: fixture, Definitions: defs, NotApplied: own, Depth: depth})
 			}
 		}
 		if depth >= CensusDepth {
@@ -107,7 +125,16 @@ func Census(p string) []Candidate {
 			if ignoredDir(s) {
 				continue
 			}
-			fx, df, dl := fixture, defs, dialect
+			fx, df, dl, na, pj := fixture, defs, dialect, notApplied, proj
+			if proj != nil {
+				rel, _ := filepath.Rel(projDir, filepath.Join(dir, s))
+				switch {
+				case within(rel, proj.migrations):
+					pj = nil
+				case !within(proj.migrations, rel):
+					na, pj = proj.notApplied(rel), nil
+				}
+			}
 			if dl == "" {
 				dl = dialectDir(s)
 			}
@@ -117,10 +144,10 @@ func Census(p string) []Candidate {
 			if df == "" && RailsDefinitionDir(sc, s) {
 				df = dir
 			}
-			walk(filepath.Join(dir, s), depth+1, fx, df, dl)
+			walk(filepath.Join(dir, s), depth+1, fx, df, dl, na, pj, projDir)
 		}
 	}
-	walk(p, 0, "", "", "")
+	walk(p, 0, "", "", "", "", nil, "")
 	return out
 }
 
@@ -146,7 +173,11 @@ func candidateKind(name, dir string) (kind, dialect string) {
 		return "prisma", ""
 	case lower == "schema.rb" && dir == "db":
 		return "rails", ""
-	case lower == "sqitch.plan" || liquibaseChangelogName.MatchString(lower):
+	case lower == "sqitch.plan" || lower == "migration_lock.toml" || liquibaseChangelogName.MatchString(lower):
+		return "manifest", ""
+	case lower == temporalManifest && temporalVersionDir.MatchString(dir):
+		// manifest.json is a common name (a web app's): temporal's only
+		// in a v{version} folder.
 		return "manifest", ""
 	}
 	return "", ""

@@ -203,6 +203,13 @@ func findTrees(dir, display string, forced Layout, depth int, visited map[string
 		return nil, []scan.Diagnostic{pathError(display, err)}
 	}
 	notes := outsideNotes(display, sc.outside)
+	// A Hasura project's migrations are its migrations folder, whatever
+	// else it holds (hasura.go); that folder counts as the project's own
+	// level, so that migrations/<database>/ is within reach.
+	if p, ok := hasuraProjectAt(dir, display, sc); ok && forced == "" {
+		trees, diags := findTrees(filepath.Join(dir, p.migrations), filepath.Join(display, p.migrations), forced, depth, visited, root)
+		return trees, append(notes, diags...)
+	}
 	layout, why, byFiles := forced, []scan.Diagnostic(nil), false
 	if layout == "" {
 		layout, why, byFiles = detectDirHow(dir, display, sc)
