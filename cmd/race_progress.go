@@ -131,16 +131,18 @@ func (p *progressLine) start(planned int) {
 	p.drawLocked()
 	p.quit = make(chan struct{})
 	p.ended.Add(1)
-	go p.redraw()
+	go p.redraw(p.quit)
 }
 
-func (p *progressLine) redraw() {
+// redraw runs until quit is closed; it gets the channel as an argument
+// because stop clears p.quit.
+func (p *progressLine) redraw(quit <-chan struct{}) {
 	defer p.ended.Done()
 	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
 	for {
 		select {
-		case <-p.quit:
+		case <-quit:
 			return
 		case <-tick.C:
 			p.mu.Lock()
