@@ -32,6 +32,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/idemcheck/idemcheck/catalog"
 	"github.com/idemcheck/idemcheck/internal/suggest"
@@ -241,16 +243,44 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 	// built on first use and forgotten with the Run (names.go).
 	tableIndexes.Delete(cat)
 	defer tableIndexes.Delete(cat)
-	shared.readHolesAhead()
+	var run []*Rule
 	for _, r := range rules {
-		if r.Needs == Live && !opts.Live {
+		if r.Needs == Live && !opts.Live || r.Needs == Migrations && opts.Live {
 			continue
 		}
-		if r.Needs == Migrations && opts.Live {
-			continue
+		run = append(run, r)
+	}
+	// Each rule reports into its own list; the lists are joined in rule
+	// order, so the findings are the same however many rules ran at once.
+	found := make([][]Finding, len(run))
+	pass := func(i int) {
+		p := &Pass{Rule: run[i], Catalog: cat, History: hist, Options: opts, results: shared,
+			report: func(f Finding) { found[i] = append(found[i], f) }}
+		run[i].Run(p)
+	}
+	if workers := shared.readHolesAhead(); workers > 1 {
+		// A large catalog: the rules run on every core as well. What they
+		// share is computed first or guarded (shared.go).
+		shared.readAllAhead()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1)) - 1; i < len(run); i = int(next.Add(1)) - 1 {
+					pass(i)
+				}
+			}()
 		}
-		p := &Pass{Rule: r, Catalog: cat, History: hist, Options: opts, report: func(f Finding) { out = append(out, f) }, results: shared}
-		r.Run(p)
+		wg.Wait()
+	} else {
+		for i := range run {
+			pass(i)
+		}
+	}
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	SortFindings(out)
 	return out

@@ -30,6 +30,8 @@ type results struct {
 	// unmodelled are the history's statements replay could not follow.
 	unmodelled     []catalog.Change
 	unmodelledDone bool
+	// mu guards holes while rules run on several goroutines.
+	mu sync.Mutex
 }
 
 // holeKey names one reading of one index's hole: local is the reading of
@@ -61,16 +63,33 @@ func (p *Pass) tableHoleOf(t *catalog.Table, ix *catalog.Index) *hole {
 
 func (r *results) hole(t *catalog.Table, ix *catalog.Index, local bool) *hole {
 	key := holeKey{ix, local}
-	if h, ok := r.holes[key]; ok {
+	r.mu.Lock()
+	h, ok := r.holes[key]
+	r.mu.Unlock()
+	if ok {
 		return h
 	}
 	cat := r.cat
 	if local {
 		cat = nil
 	}
-	h := findHoleIn(cat, t, ix)
+	h = findHoleIn(cat, t, ix)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if first, ok := r.holes[key]; ok {
+		return first // another rule, on another goroutine, was first
+	}
 	r.holes[key] = h
 	return h
+}
+
+// readAllAhead computes the results that are built on first use, so that
+// rules running at once only read them; holes are guarded by mu instead.
+func (r *results) readAllAhead() {
+	p := &Pass{results: r}
+	p.history()
+	p.changesOf(&catalog.Table{})
+	p.unmodelled()
 }
 
 // history orders the catalog's changes as replay applied them.
@@ -121,7 +140,10 @@ func (p *Pass) unmodelled() []catalog.Change {
 // audit's time on a large schema; the rules then find the answers in
 // results.holes as if they had asked first, and anything else is still
 // read when asked. A small catalog stays on the calling goroutine.
-func (r *results) readHolesAhead() {
+//
+// It returns how many goroutines it used: 1 when it left the holes to be
+// read when asked.
+func (r *results) readHolesAhead() int {
 	type job struct {
 		t   *catalog.Table
 		key holeKey
@@ -135,7 +157,7 @@ func (r *results) readHolesAhead() {
 	})
 	workers := min(runtime.GOMAXPROCS(0), len(jobs)/holesPerWorker)
 	if workers < 2 {
-		return
+		return 1
 	}
 	tableIndex(r.cat) // built here, before the goroutines read it
 	found := make([]*hole, len(jobs))
@@ -162,6 +184,7 @@ func (r *results) readHolesAhead() {
 	for i, j := range jobs {
 		r.holes[j.key] = found[i]
 	}
+	return workers
 }
 
 // holesPerWorker is how many holes make another goroutine worth starting.
