@@ -29,6 +29,7 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request, settle time.
 	one := *p
 	one.N = 1
 	one.Settle = settle
+	one.pool = nil // a connection of its own
 	var b burst
 	var err error
 	if sync == SyncH2 {
