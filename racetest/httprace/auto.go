@@ -373,6 +373,13 @@ const oracleRounds = 6
 // oracle counted a doubled effect in most often; the first in the list on
 // a tie. A candidate that cannot race the target is left out.
 func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, string, error) {
+	// The pre-run takes at most a quarter of what is left of --deadline,
+	// so that a run with a tight deadline still races.
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/4))
+		defer cancel()
+	}
 	cs := p.candidates(d)
 	caught := make([]int, len(cs))
 	ran := make([]bool, len(cs))
@@ -402,10 +409,12 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, s
 			}
 		}
 		restore()
+		if err != nil && runOver(ctx) {
+			// The run's deadline passed: the rounds will say so.
+			skipped = append(skipped, fmt.Sprintf("%s and the rest (the pre-run's quarter of --deadline passed)", c))
+			break
+		}
 		if err != nil {
-			if runOver(ctx) {
-				return candidate{}, "", err
-			}
 			skipped = append(skipped, fmt.Sprintf("%s (%v)", c, err))
 			continue
 		}
@@ -423,6 +432,9 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, s
 		}
 	}
 	if best < 0 {
+		if runOver(ctx) {
+			return cs[0], d.reason + "; the pre-run's quarter of --deadline passed before it measured a candidate, so the default stands", nil
+		}
 		return candidate{}, "", fmt.Errorf("the pre-run could race the target in none of its modes: %s", strings.Join(skipped, "; "))
 	}
 	why := fmt.Sprintf("a pre-run of %d rounds per candidate caught the race (by the oracle's count) in %s", oracleRounds, strings.Join(figures, ", "))

@@ -164,8 +164,15 @@ func (pl *connPool) open(ctx context.Context, p *Probe, t target) (*keptConn, er
 		if err != nil {
 			return nil, err
 		}
+		start := time.Now()
 		if _, err := k.c.Write(pl.warmReq); err == nil {
 			r, reusable := k.read()
+			if r.Err != nil {
+				if stop := stoppedAnswering(ctx, p, "the warm-up request ("+pl.warmShown+")", start, r.Err); stop != nil {
+					k.c.Close()
+					return nil, stop
+				}
+			}
 			if r.Err == nil {
 				pl.warmStatus = r.Status
 				pl.warmed++
