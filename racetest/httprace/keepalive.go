@@ -27,7 +27,8 @@ import (
 // keptConn is one connection of the pool: its reader persists from
 // response to response, so nothing the server sent is lost between them.
 type keptConn struct {
-	c   net.Conn
+	c    net.Conn
+	uses int // rounds it carried
 	rec errRecorder
 	lr  io.LimitedReader
 	br  *bufio.Reader
@@ -98,7 +99,7 @@ type connPool struct {
 	// no longer warmed (the warm-up would only cost a request).
 	closes bool
 	// counts for the note
-	opened, warmed, reused, lost int
+	opened, warmed, reused, lost, retired int
 	warmStatus                   int // the status of the last warm-up answer
 }
 
@@ -136,6 +137,24 @@ func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*kep
 		pl.lost++
 	}
 	pl.conns = nil
+	// One connection per round, the one that carried the most rounds, is
+	// retired for a fresh one, warmed like the others: a server that hands
+	// each connection to one of several processes (SO_REUSEPORT, a
+	// prefork server) then sees its requests paired anew every round,
+	// where N connections kept for the whole run could all have landed on
+	// one process and never race across two.
+	if n > 1 && len(live) == n {
+		oldest := 0
+		for i, k := range live {
+			if k.uses > live[oldest].uses {
+				oldest = i
+			}
+		}
+		live[oldest].c.Close()
+		live = append(live[:oldest], live[oldest+1:]...)
+		pl.reused--
+		pl.retired++
+	}
 	for len(live) < n {
 		k, err := pl.open(ctx, p, t)
 		if err != nil {
@@ -147,6 +166,7 @@ func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*kep
 	d := connDeadline(ctx, p)
 	for _, k := range live {
 		_ = k.c.SetDeadline(d)
+		k.uses++
 	}
 	return live, nil
 }
@@ -230,6 +250,9 @@ func (pl *connPool) note() string {
 		s += fmt.Sprintf(", %d warmed by %s (last answer %d) before their first round", pl.warmed, pl.warmShown, pl.warmStatus)
 	}
 	s += fmt.Sprintf(", %d reused from the round before", pl.reused)
+	if pl.retired > 0 {
+		s += fmt.Sprintf(", %d retired for a fresh one (one a round, so that a prefork server pairs the requests anew)", pl.retired)
+	}
 	if pl.lost > 0 {
 		s += fmt.Sprintf(", %d closed by the server between rounds and replaced", pl.lost)
 	}

@@ -126,8 +126,8 @@ func TestWarmURLIsTheWarmUp(t *testing.T) {
 	p := warmProbe(srv.URL, 2)
 	p.WarmURL = srv.URL + "/health"
 	run(t, p)
-	if len(g.keyless) != 2 || g.keyless[0] != "GET /health " || g.methods[http.MethodOptions] != 0 {
-		t.Errorf("warm-ups %q (methods %v), want GET /health once per connection", g.keyless, g.methods)
+	if len(g.keyless) != g.conns || g.keyless[0] != "GET /health " || g.methods[http.MethodOptions] != 0 {
+		t.Errorf("warm-ups %q (methods %v, %d connections), want GET /health once per connection", g.keyless, g.methods, g.conns)
 	}
 	p.WarmURL = "http://elsewhere.example/health"
 	p.Defaults()
@@ -136,20 +136,21 @@ func TestWarmURLIsTheWarmUp(t *testing.T) {
 	}
 }
 
-// The connections of one round carry the next: N connections, each warmed
-// once, for the whole run.
+// The connections of one round carry the next, but one: each round
+// retires the connection that carried the most rounds for a fresh one,
+// warmed. Over 5 rounds of 2: 2 connections, then one more per round.
 func TestWarmConnectionsAreReusedAcrossRounds(t *testing.T) {
 	g, srv := newCountingTarget(t)
 	res := run(t, warmProbe(srv.URL, 5))
-	if g.conns != 2 || g.methods[http.MethodOptions] != 2 || g.methods[http.MethodPost] != 10 {
-		t.Errorf("%d connections, methods %v; want 2 connections, 2 warm-ups and 10 POSTs", g.conns, g.methods)
+	if g.conns != 6 || g.methods[http.MethodOptions] != 6 || g.methods[http.MethodPost] != 10 {
+		t.Errorf("%d connections, methods %v; want 6 connections, each warmed once, and 10 POSTs", g.conns, g.methods)
 	}
 	for _, r := range res.Rounds {
 		if r.Count(racetest.Error) > 0 {
 			t.Errorf("round %d had errors: %+v", r.Index, r.Outcomes)
 		}
 	}
-	if !strings.Contains(strings.Join(res.Notes, "\n"), "8 reused from the round before") {
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "4 reused from the round before, 4 retired for a fresh one") {
 		t.Errorf("no note says the connections were reused: %q", res.Notes)
 	}
 }
