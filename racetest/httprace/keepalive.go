@@ -29,9 +29,9 @@ import (
 type keptConn struct {
 	c    net.Conn
 	uses int // rounds it carried
-	rec errRecorder
-	lr  io.LimitedReader
-	br  *bufio.Reader
+	rec  errRecorder
+	lr   io.LimitedReader
+	br   *bufio.Reader
 }
 
 func newKeptConn(c net.Conn) *keptConn {
@@ -100,7 +100,7 @@ type connPool struct {
 	closes bool
 	// counts for the note
 	opened, warmed, reused, lost, retired int
-	warmStatus                   int // the status of the last warm-up answer
+	warmStatus                            int // the status of the last warm-up answer
 }
 
 // newConnPool prepares the warm-up request for target t: GET warmURL when
