@@ -368,6 +368,10 @@ func (p *Probe) candidates(d autoDecision) []candidate {
 // measured by the oracle.
 const oracleRounds = 6
 
+// preRunMargin is how many more rounds than the default a candidate must
+// catch in the pre-run to be chosen instead.
+const preRunMargin = 2
+
 // preRunByOracle races each candidate for oracleRounds rounds (keys of
 // their own, idemcheck-RUN-pre-K-I) and keeps the one whose rounds the
 // oracle counted a doubled effect in most often; the first in the list on
@@ -430,6 +434,12 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, s
 		if best < 0 || caught[k] > caught[best] {
 			best = k
 		}
+	}
+	// The default (the first) stands unless another caught at least
+	// preRunMargin more rounds: a round or two of six is noise at the low
+	// rates where the methods differ least (docs/race-sync.md).
+	if best > 0 && ran[0] && caught[best] < caught[0]+preRunMargin {
+		best = 0
 	}
 	if best < 0 {
 		if runOver(ctx) {
