@@ -126,17 +126,20 @@ func newConnPool(t target, warmURL string) (*connPool, error) {
 // still holds open, then new ones, each warmed, with the round's deadline
 // set.
 func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*keptConn, error) {
-	live := pl.conns[:0]
+	var live, rest []*keptConn
 	for _, k := range pl.conns {
-		if len(live) < n && k.alive() {
+		switch {
+		case !k.alive():
+			k.c.Close()
+			pl.lost++
+		case len(live) < n:
 			live = append(live, k)
 			pl.reused++
-			continue
+		default:
+			rest = append(rest, k) // kept for a later round
 		}
-		k.c.Close()
-		pl.lost++
 	}
-	pl.conns = nil
+	pl.conns = rest
 	// One connection per round, the one that carried the most rounds, is
 	// retired for a fresh one, warmed like the others: a server that hands
 	// each connection to one of several processes (SO_REUSEPORT, a

@@ -7,9 +7,12 @@ import (
 	"github.com/idemcheck/idemcheck/racetest"
 )
 
-// sendOne sends one request on a connection of its own, in the protocol
-// the burst speaks (HTTP/1.1, h2c or HTTP/2 over TLS), through the same
-// writers as the burst, and reads its response. It is how the calibration
+// sendOne sends one request in the protocol the burst speaks (HTTP/1.1,
+// h2c or HTTP/2 over TLS), through the same writers as the burst, and
+// reads its response: on a connection of its own, or with Probe.Warm on a
+// warm connection of the run's HTTP/1.1 pool, so that its time compares
+// with the rounds' (the calibration's effect-before-claim rule compares
+// them). It is how the calibration
 // and the conformance checks talk to the target.
 //
 // Nothing is ever sent twice. net/http's Transport would resend a request
@@ -29,7 +32,6 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request, settle time.
 	one := *p
 	one.N = 1
 	one.Settle = settle
-	one.pool = nil // a connection of its own
 	var b burst
 	var err error
 	if sync == SyncH2 {
