@@ -126,8 +126,8 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (measured by the pre-run with an oracle; else wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
 	f.StringVar(&o.oneCPU, "one-cpu", "auto", "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux): true, false, or auto (a candidate of --sync auto's pre-run when an oracle counts, off otherwise)")
 	f.Lookup("one-cpu").NoOptDefVal = "true"
-	f.BoolVar(&o.warm, "warm", true, "keep HTTP/1.1 connections alive from round to round, and warm each new one with one request (OPTIONS on the target's path, or GET --warm-url) before its first round")
-	f.StringVar(&o.warmURL, "warm-url", "", "with --warm: GET this URL (on the target's scheme, host and port) to warm a new connection instead of OPTIONS on the target's path")
+	f.BoolVar(&o.warm, "warm", true, "keep HTTP/1.1 connections alive from round to round, and warm each new one with one request (OPTIONS *, or GET --warm-url) before its first round")
+	f.StringVar(&o.warmURL, "warm-url", "", "with --warm: GET this URL (on the target's scheme, host and port) to warm a new connection instead of OPTIONS *")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on each request from its release, and on each oracle call (--effect-sql, --effect-url, --effect-cmd)")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run: the oracle's connection, the calibration, the rounds and the conformance checks")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")

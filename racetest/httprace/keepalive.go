@@ -19,10 +19,10 @@ import (
 // warm-up request and its answer, so that whatever the server does once
 // per connection (a thread, a database connection, the TLS handshake, a
 // worker's first request) is paid before the settle, not inside the
-// window. The warm-up is OPTIONS on the target's path, or GET on
-// Probe.WarmURL, with no header of the race's and no body: it carries no
-// key, so a handler that ignores the method still has nothing to perform
-// the effect with.
+// window. The warm-up is OPTIONS * (the server itself, no resource), or
+// GET on Probe.WarmURL, with no header of the race's and no body: it
+// carries no key, so even a handler it reaches has no key to perform the
+// effect with.
 
 // keptConn is one connection of the pool: its reader persists from
 // response to response, so nothing the server sent is lost between them.
@@ -104,10 +104,11 @@ type connPool struct {
 }
 
 // newConnPool prepares the warm-up request for target t: GET warmURL when
-// given (which must be on t's scheme, host and port), OPTIONS on t's path
-// otherwise.
+// given (which must be on t's scheme, host and port), OPTIONS * otherwise,
+// which names no resource of the application (Go's server and nginx answer
+// it themselves, without a handler).
 func newConnPool(t target, warmURL string) (*connPool, error) {
-	method, path := http.MethodOptions, t.requestPath
+	method, path := http.MethodOptions, "*"
 	if warmURL != "" {
 		w, err := parseTarget(warmURL)
 		if err != nil {

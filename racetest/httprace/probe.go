@@ -80,13 +80,13 @@ type Probe struct {
 	// when the pre-run chose the probe on one CPU.
 	local, pinChosen bool
 	// Warm keeps the HTTP/1.1 rounds' connections alive from round to
-	// round, and has every new one carry a warm-up request (OPTIONS on
-	// the target's path, or GET WarmURL) and its answer before its first
+	// round, and has every new one carry a warm-up request (OPTIONS *,
+	// or GET WarmURL) and its answer before its first
 	// round, so that per-connection setup on the server is paid outside
 	// the window (docs/race-sync.md, "Warm connections").
 	Warm bool
 	// WarmURL, with Warm, is the warm-up request's URL (GET), on the
-	// target's scheme, host and port; empty: OPTIONS on the target's path.
+	// target's scheme, host and port; empty: OPTIONS *.
 	WarmURL string
 	// pool holds the warm connections of a run (nil: a fresh connection
 	// for every request).
