@@ -29,7 +29,9 @@ type raceHTTPOptions struct {
 	sync     string
 	split    string
 	release  string
-	oneCPU   bool
+	oneCPU   string
+	warm     bool
+	warmURL  string
 	timeout  time.Duration
 	deadline time.Duration
 	window   time.Duration
@@ -119,10 +121,13 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.StringVarP(&o.data, "data", "d", "", "request body, or @file to read it from a file")
 	f.IntVarP(&o.n, "requests", "n", 2, "requests per round")
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
-	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto")
+	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto (with an oracle, a short pre-run picks the mode, release and --one-cpu that counted the most doubled effects)")
 	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
-	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
-	f.BoolVar(&o.oneCPU, "one-cpu", true, "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux)")
+	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (measured by the pre-run with an oracle; else wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
+	f.StringVar(&o.oneCPU, "one-cpu", "auto", "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux): true, false, or auto (a candidate of --sync auto's pre-run when an oracle counts, off otherwise)")
+	f.Lookup("one-cpu").NoOptDefVal = "true"
+	f.BoolVar(&o.warm, "warm", true, "keep HTTP/1.1 connections alive from round to round, and warm each new one with one request (OPTIONS *, or GET --warm-url) before its first round")
+	f.StringVar(&o.warmURL, "warm-url", "", "with --warm: GET this URL (on the target's scheme, host and port) to warm a new connection instead of OPTIONS *")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on each request from its release, and on each oracle call (--effect-sql, --effect-url, --effect-cmd)")
 	f.DurationVar(&o.deadline, "deadline", 5*time.Minute, "deadline for the whole run: the oracle's connection, the calibration, the rounds and the conformance checks")
 	f.DurationVar(&o.window, "window", 0, "race window: a round whose spread exceeds it is inconclusive")
@@ -233,7 +238,19 @@ func (o *raceHTTPOptions) probe(s *Streams, url string) (httprace.Probe, error) 
 		Method: strings.ToUpper(o.method), URL: racetest.Template(url),
 		N: o.n, Rounds: o.rounds, Sync: o.sync, Split: o.split, Release: o.release,
 		Timeout: o.timeout, Deadline: o.deadline, Window: o.window, Settle: o.settle,
-		Insecure: o.insecure, Force: o.force, OneCPU: o.oneCPU,
+		Insecure: o.insecure, Force: o.force, Warm: o.warm, WarmURL: o.warmURL,
+	}
+	switch o.oneCPU {
+	case "true":
+		p.OneCPU = true
+	case "auto":
+		p.TryOneCPU = true
+	case "false":
+	default:
+		return p, usageError("--one-cpu %q: want true, false or auto", o.oneCPU)
+	}
+	if o.warmURL != "" && !o.warm {
+		return p, usageError("--warm-url names the warm-up request of --warm, which is off")
 	}
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")

@@ -237,81 +237,257 @@ func optionsStar(c net.Conn, t target, wait time.Duration) (bool, string, bool) 
 	return true, resp.Header.Get("Server"), false
 }
 
-// chooseSync resolves --sync auto from what the server shows (the table
-// in docs/race-sync.md); a server the table cannot place gets a short
-// measured pre-run when the run can measure (an oracle, or Server-Timing
-// arrivals), and the default mode otherwise. The sentence says which and
-// why.
+// chooseSync resolves --sync auto, and with it a --release and a --one-cpu
+// left to auto (p.Release, p.pinChosen). With an oracle, a short pre-run
+// races each candidate (the modes the server offers, the release methods,
+// the probe pinned to one CPU or not) and keeps the one whose rounds
+// counted the most doubled effects. Without one, the table in
+// docs/race-sync.md places the server; a server it cannot place gets a
+// pre-run measured by Server-Timing arrivals when it sends them, and the
+// default mode otherwise. The sentence says which and why.
 func chooseSync(ctx context.Context, p *Probe) (string, string, []string, error) {
-	if p.Sync != SyncAuto {
-		return p.Sync, "", nil, nil
-	}
 	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
 	if err != nil {
 		return "", "", nil, err
+	}
+	if p.Sync != SyncAuto {
+		p.resolveRelease(p.Sync)
+		return p.Sync, "", nil, nil
 	}
 	seen, err := see(ctx, p, t)
 	if err != nil {
 		return "", "", nil, err
 	}
 	d := decide(seen)
+	// With one key for every round, a pre-run would spend it.
+	if p.Effect != nil && !p.SameKey {
+		c, why, err := preRunByOracle(ctx, p, d)
+		if err != nil {
+			return "", "", nil, err
+		}
+		p.Release, p.pinChosen = c.release, c.pin
+		if c.sync == SyncH2 {
+			p.resolveRelease(c.sync)
+		}
+		return c.sync, "auto chose " + c.String() + ": " + why, nil, nil
+	}
 	if d.placed {
+		p.resolveRelease(d.sync)
 		return d.sync, "auto chose " + d.sync + ": " + d.reason, nil, nil
 	}
 	sync, why, err := preRun(ctx, p, d)
 	if err != nil {
 		return "", "", nil, err
 	}
+	p.resolveRelease(sync)
 	return sync, "auto chose " + sync + ": " + why, nil, nil
 }
 
-// preRounds is how many rounds each mode gets in the pre-run.
+// releaseOpen and pinOpen report whether --release and --one-cpu were left
+// for auto to choose.
+func (p *Probe) releaseOpen() bool { return p.Release == "" || p.Release == ReleaseAuto }
+func (p *Probe) pinOpen() bool     { return !p.OneCPU && p.TryOneCPU && p.local }
+
+// resolveRelease settles a release left to auto without measuring:
+// DefaultRelease.
+func (p *Probe) resolveRelease(sync string) {
+	if p.releaseOpen() {
+		p.Release = DefaultRelease
+	}
+}
+
+// DefaultRelease is the HTTP/1.1 release when no oracle measures the
+// methods: wake, which did at least as well as spin, parked and thread on
+// one CPU and on every CPU against the Go target whose handler does not
+// block (docs/race-sync.md).
+const DefaultRelease = ReleaseWake
+
+// candidate is one way of racing the pre-run tries.
+type candidate struct {
+	sync    string
+	release string // HTTP/1.1 only
+	pin     bool
+}
+
+func (c candidate) String() string {
+	s := c.sync
+	if c.sync == SyncH1 {
+		s += " with the " + c.release + " release"
+	}
+	if c.pin {
+		s += ", the probe on one CPU"
+	}
+	return s
+}
+
+// candidates are what the pre-run tries, the default first (it wins a
+// tie): the modes the server offers, the release methods when --release
+// is auto, and the probe pinned to one CPU when --one-cpu is auto and the
+// target is on this machine.
+func (p *Probe) candidates(d autoDecision) []candidate {
+	syncs := []string{d.sync}
+	other := SyncH2
+	if d.sync == SyncH2 {
+		other = SyncH1
+	}
+	offered := d.seen.h1 || !d.seen.h2 && !d.seen.tls
+	if other == SyncH2 {
+		offered = d.seen.h2 || d.seen.tls && d.seen.alpn == "h2"
+	}
+	if offered {
+		syncs = append(syncs, other)
+	}
+	pins := []bool{p.OneCPU && p.local}
+	if p.pinOpen() {
+		pins = []bool{false, true}
+	}
+	var cs []candidate
+	for _, pin := range pins {
+		for _, sync := range syncs {
+			if sync == SyncH2 {
+				cs = append(cs, candidate{sync: sync, pin: pin})
+				continue
+			}
+			releases := []string{p.Release}
+			switch {
+			case !p.releaseOpen():
+			case pin:
+				releases = []string{ReleaseWake}
+			default:
+				releases = []string{DefaultRelease, ReleaseSpin, ReleaseParked}
+			}
+			for _, r := range releases {
+				cs = append(cs, candidate{sync: sync, release: r, pin: pin})
+			}
+		}
+	}
+	return cs
+}
+
+// oracleRounds is how many rounds each candidate gets in the pre-run
+// measured by the oracle.
+const oracleRounds = 6
+
+// preRunMargin is how many more rounds than the default a candidate must
+// catch in the pre-run to be chosen instead.
+const preRunMargin = 2
+
+// preRunByOracle races each candidate for oracleRounds rounds (keys of
+// their own, idemcheck-RUN-pre-K-I) and keeps the one whose rounds the
+// oracle counted a doubled effect in most often; the first in the list on
+// a tie. A candidate that cannot race the target is left out.
+func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, string, error) {
+	// The pre-run takes at most a quarter of what is left of --deadline,
+	// so that a run with a tight deadline still races.
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/4))
+		defer cancel()
+	}
+	cs := p.candidates(d)
+	caught := make([]int, len(cs))
+	ran := make([]bool, len(cs))
+	var skipped []string
+	for k, c := range cs {
+		q := *p
+		q.RunID = fmt.Sprintf("%s-pre-%d", p.RunID, k+1)
+		q.Release = c.release
+		if c.sync == SyncH2 {
+			q.Release = DefaultRelease
+		}
+		restore := func() {}
+		if c.pin && !p.OneCPU {
+			_, r, err := pinToOneCPU()
+			if err != nil {
+				skipped = append(skipped, fmt.Sprintf("%s (%v)", c, err))
+				continue
+			}
+			restore = r
+		}
+		var err error
+		for i := 1; i <= oracleRounds && err == nil; i++ {
+			var r racetest.Round
+			r, _, _, err = runRound(ctx, &q, c.sync, i)
+			if err == nil && r.Effects != nil && *r.Effects > 1 {
+				caught[k]++
+			}
+		}
+		restore()
+		if err != nil && runOver(ctx) {
+			// The run's deadline passed: the rounds will say so.
+			skipped = append(skipped, fmt.Sprintf("%s and the rest (the pre-run's quarter of --deadline passed)", c))
+			break
+		}
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s (%v)", c, err))
+			continue
+		}
+		ran[k] = true
+	}
+	best := -1
+	var figures []string
+	for k, c := range cs {
+		if !ran[k] {
+			continue
+		}
+		figures = append(figures, fmt.Sprintf("%d with %s", caught[k], c))
+		if best < 0 || caught[k] > caught[best] {
+			best = k
+		}
+	}
+	// The default (the first) stands unless another caught at least
+	// preRunMargin more rounds: a round or two of six is noise at the low
+	// rates where the methods differ least (docs/race-sync.md).
+	if best > 0 && ran[0] && caught[best] < caught[0]+preRunMargin {
+		best = 0
+	}
+	if best < 0 {
+		if runOver(ctx) {
+			return cs[0], d.reason + "; the pre-run's quarter of --deadline passed before it measured a candidate, so the default stands", nil
+		}
+		return candidate{}, "", fmt.Errorf("the pre-run could race the target in none of its modes: %s", strings.Join(skipped, "; "))
+	}
+	why := fmt.Sprintf("a pre-run of %d rounds per candidate caught the race (by the oracle's count) in %s", oracleRounds, strings.Join(figures, ", "))
+	if len(skipped) > 0 {
+		why += "; not raced: " + strings.Join(skipped, "; ")
+	}
+	if d.reason != "" {
+		why = d.reason + "; " + why
+	}
+	return cs[best], why, nil
+}
+
+// preRounds is how many rounds each mode gets in the pre-run measured by
+// Server-Timing arrivals.
 const preRounds = 5
 
 // preRun races the target for a few rounds in each mode the server offers
-// (keys of their own, idemcheck-RUN-pre-MODE-I) and keeps the one that
-// measured best: more rounds with a doubled effect when an oracle counts
-// them, else the narrower median arrival spread from Server-Timing. When
-// neither can be measured, it keeps the default and says so.
+// (keys of their own, idemcheck-RUN-pre-MODE-I) and keeps the one with
+// the narrower median arrival spread from Server-Timing. When it cannot be
+// measured, it keeps the default and says so.
 func preRun(ctx context.Context, p *Probe, d autoDecision) (string, string, error) {
 	modes := []string{SyncH1, SyncH2}
-	type score struct {
-		caught  int
-		spreads []time.Duration
-	}
-	scores := map[string]*score{}
+	spreads := map[string][]time.Duration{}
 	for _, mode := range modes {
-		sc := &score{}
-		scores[mode] = sc
 		q := *p
 		q.RunID = p.RunID + "-pre-" + mode
+		q.resolveRelease(mode)
 		for i := 1; i <= preRounds; i++ {
 			r, _, _, err := runRound(ctx, &q, mode, i)
 			if err != nil {
 				return d.sync, d.reason + fmt.Sprintf("; the pre-run could not race it with %s (%v), so the default stands", mode, err), nil
 			}
-			if r.Effects != nil && *r.Effects > 1 {
-				sc.caught++
-			}
 			if r.ArrivalSpread != nil {
-				sc.spreads = append(sc.spreads, *r.ArrivalSpread)
+				spreads[mode] = append(spreads[mode], *r.ArrivalSpread)
 			}
-			if p.Effect == nil && i == 1 && r.ArrivalSpread == nil {
+			if i == 1 && r.ArrivalSpread == nil {
 				return d.sync, d.reason + "; it sends no Server-Timing arrival and no oracle counts its effects, so no pre-run could measure it and the default stands", nil
 			}
 		}
 	}
-	h1, h2 := scores[SyncH1], scores[SyncH2]
-	if p.Effect != nil && h1.caught != h2.caught {
-		best := SyncH1
-		if h2.caught > h1.caught {
-			best = SyncH2
-		}
-		return best, fmt.Sprintf("%s; a pre-run of %d rounds per mode caught the race in %d rounds with h1 and %d with h2 (by the oracle's count)",
-			d.reason, preRounds, h1.caught, h2.caught), nil
-	}
-	if len(h1.spreads) == preRounds && len(h2.spreads) == preRounds {
-		m1, m2 := medianOf(h1.spreads), medianOf(h2.spreads)
+	h1, h2 := spreads[SyncH1], spreads[SyncH2]
+	if len(h1) == preRounds && len(h2) == preRounds {
+		m1, m2 := medianOf(h1), medianOf(h2)
 		best := SyncH1
 		if m2 < m1 {
 			best = SyncH2

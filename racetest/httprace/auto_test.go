@@ -205,7 +205,7 @@ func TestSyncAutoPreRunByOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sync != SyncH2 || !strings.Contains(why, "caught the race in 0 rounds with h1 and 5 with h2 (by the oracle's count)") {
+	if sync != SyncH2 || !strings.Contains(why, "caught the race (by the oracle's count) in 6 with h2, 0 with h1 with the wake release") {
 		t.Errorf("auto chose %s (%s), want h2 by the oracle's count", sync, why)
 	}
 }

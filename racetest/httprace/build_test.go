@@ -43,8 +43,8 @@ func TestBuiltRequestsCarryTheKeyWhereTheBuilderPutsIt(t *testing.T) {
 	srv := httptest.NewServer(g)
 	defer srv.Close()
 	p := quick(srv.URL + "/claims")
-	p.Rounds, p.UUIDKeys = 3, true
-	p.Effect = g.Counter() // a gate without work holds by a count, never by its responses
+	p.Rounds, p.UUIDKeys, p.Sync = 3, true, SyncH1 // no pre-run: the gate counts every request
+	p.Effect = g.Counter()                         // a gate without work holds by a count, never by its responses
 	p.Build = func(v racetest.RoundValues) (*http.Request, error) {
 		r, err := http.NewRequest(http.MethodPost, srv.URL+"/claims", strings.NewReader("amount=100&key="+v.Key))
 		if err != nil {

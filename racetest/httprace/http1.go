@@ -23,7 +23,7 @@ const spinBeforeRelease = 2 * time.Millisecond
 
 // h1Bytes writes the request as HTTP/1.1 and returns where to split it:
 // head is written early, tail is withheld until the release.
-func h1Bytes(r request, split string) (head, tail []byte) {
+func h1Bytes(r request, split string, keepAlive bool) (head, tail []byte) {
 	var b bytes.Buffer
 	b.WriteString(r.method + " " + r.target.requestPath + " HTTP/1.1\r\n")
 	b.WriteString("Host: " + r.target.host + "\r\n")
@@ -38,7 +38,10 @@ func h1Bytes(r request, split string) (head, tail []byte) {
 	if len(r.body) > 0 || r.method == http.MethodPost || r.method == http.MethodPut || r.method == http.MethodPatch {
 		b.WriteString("Content-Length: " + strconv.Itoa(len(r.body)) + "\r\n")
 	}
-	b.WriteString("Connection: close\r\n\r\n")
+	if !keepAlive {
+		b.WriteString("Connection: close\r\n")
+	}
+	b.WriteString("\r\n")
 	headerEnd := b.Len()
 	b.Write(r.body)
 	all := b.Bytes()
@@ -49,17 +52,34 @@ func h1Bytes(r request, split string) (head, tail []byte) {
 	return all[:cut], all[cut:]
 }
 
-// burstH1 opens N connections, writes every head, lets them settle, then
-// releases every tail as p.Release says (spinning goroutines by default)
+// burstH1 opens N connections (or takes them warm from p.pool), writes
+// every head, lets them settle, then releases every tail as p.Release says
 // and reads every response. round rotates the order of the locked-thread
 // release.
 func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error) {
-	head, tail := h1Bytes(r, p.Split)
-	conns, err := openAll(ctx, p, r.target)
-	if err != nil {
-		return burst{}, err
+	pool := p.pool
+	head, tail := h1Bytes(r, p.Split, pool != nil)
+	var conns []net.Conn
+	var kept []*keptConn
+	var reusable []bool
+	if pool != nil {
+		var err error
+		if kept, err = pool.take(ctx, p, r.target, p.N); err != nil {
+			return burst{}, err
+		}
+		reusable = make([]bool, p.N)
+		defer func() { pool.give(kept, reusable) }()
+		for _, k := range kept {
+			conns = append(conns, k.c)
+		}
+	} else {
+		var err error
+		if conns, err = openAll(ctx, p, r.target); err != nil {
+			return burst{}, err
+		}
+		defer closeAll(conns)
 	}
-	defer closeAll(conns)
+	var err error
 	var wake net.Conn
 	// One request has nothing to land with: it is released as by thread.
 	if p.Release == ReleaseWake && p.N > 1 {
@@ -104,7 +124,11 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	var done sync.WaitGroup
 	// read reads connection i's response once its tail is out.
 	read := func(i int) {
-		b.responses[i] = readH1(conns[i])
+		if kept != nil {
+			b.responses[i], reusable[i] = kept[i].read()
+		} else {
+			b.responses[i] = readH1(conns[i])
+		}
 		answered[i] = time.Now()
 	}
 	// write writes connection i's tail; it reports whether a response is

@@ -36,8 +36,8 @@ const (
 	ReleaseParked = "parked"
 	ReleaseThread = "thread"
 	ReleaseWake   = "wake"
-	// ReleaseAuto is wake when the probe runs on one CPU (OneCPU, a
-	// target on this machine) and spin otherwise; so is "".
+	// ReleaseAuto is chosen by the pre-run of --sync auto when an oracle
+	// counts, and is wake otherwise; so is "".
 	ReleaseAuto = "auto"
 )
 
@@ -72,6 +72,25 @@ type Probe struct {
 	// (docs/race-sync.md). It changes the whole process: leave it false
 	// when the server runs in the same process (httptest, idemtest).
 	OneCPU bool
+	// TryOneCPU, with an oracle and a target on this machine, lets the
+	// pre-run of --sync auto try the probe on one CPU as one of its
+	// candidates (pinned for the run when it measures best).
+	TryOneCPU bool
+	// local is set by Run when the target is on this machine; pinChosen
+	// when the pre-run chose the probe on one CPU.
+	local, pinChosen bool
+	// Warm keeps the HTTP/1.1 rounds' connections alive from round to
+	// round, and has every new one carry a warm-up request (OPTIONS *,
+	// or GET WarmURL) and its answer before its first
+	// round, so that per-connection setup on the server is paid outside
+	// the window (docs/race-sync.md, "Warm connections").
+	Warm bool
+	// WarmURL, with Warm, is the warm-up request's URL (GET), on the
+	// target's scheme, host and port; empty: OPTIONS *.
+	WarmURL string
+	// pool holds the warm connections of a run (nil: a fresh connection
+	// for every request).
+	pool *connPool
 	// H2 varies the HTTP/2 burst's frames for the benchmark; the zero
 	// value is the probe's own layout.
 	H2 H2Layout
@@ -189,8 +208,14 @@ func (p *Probe) Validate() error {
 	default:
 		return fmt.Errorf("--release %q: want auto, spin, parked, thread or wake", p.Release)
 	}
-	if _, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})); err != nil {
+	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
+	if err != nil {
 		return err
+	}
+	if p.Warm {
+		if _, err := newConnPool(t, p.WarmURL); err != nil {
+			return err
+		}
 	}
 	identical, err := p.roundsIdentical()
 	if err != nil {
@@ -252,6 +277,7 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.Deadline)
 	defer cancel()
+	pinRestore := func() {}
 
 	res := &racetest.Result{Target: redactURL(string(p.URL)), Method: p.Method, N: p.N, Sync: p.Sync, Split: p.Split, Window: p.Window, SameKey: p.SameKey}
 	if p.Marker.Declared {
@@ -260,26 +286,42 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.contentTypeNote != "" {
 		res.Notes = append(res.Notes, p.contentTypeNote)
 	}
-	pinned := false
-	if p.OneCPU && targetIsLocal(ctx, p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})) {
+	p.local = targetIsLocal(ctx, p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
+	pin := func() {
 		cpu, restore, err := pinToOneCPU()
 		if err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("the target is on this machine; the probe shares every CPU with it (%v)", err))
-		} else {
-			defer restore()
-			pinned = true
-			res.Notes = append(res.Notes, fmt.Sprintf("the target is on this machine: the probe ran on CPU %d only, leaving the others to the server", cpu))
+			p.OneCPU = false
+			return
 		}
+		p.OneCPU = true
+		pinRestore = restore
+		res.Notes = append(res.Notes, fmt.Sprintf("the target is on this machine: the probe ran on CPU %d only, leaving the others to the server", cpu))
 	}
-	if p.Release == "" || p.Release == ReleaseAuto {
-		p.Release = ReleaseSpin
-		if pinned {
-			p.Release = ReleaseWake
+	defer func() { pinRestore() }()
+	if p.OneCPU && p.local {
+		pin()
+	}
+	if p.Warm {
+		t, _ := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"})) // Validate parsed it
+		pool, err := newConnPool(t, p.WarmURL)
+		if err != nil {
+			return nil, err
 		}
+		p.pool = pool
+		defer func() {
+			pool.close()
+			if n := pool.note(); n != "" {
+				res.Notes = append(res.Notes, n)
+			}
+		}()
 	}
 	sync, why, warn, err := chooseSync(ctx, &p)
 	if err != nil {
 		return nil, err
+	}
+	if p.pinChosen && !p.OneCPU {
+		pin()
 	}
 	res.Sync, res.SyncReason = sync, why
 	res.Warnings = append(res.Warnings, warn...)

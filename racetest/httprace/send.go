@@ -7,9 +7,11 @@ import (
 	"github.com/idemcheck/idemcheck/racetest"
 )
 
-// sendOne sends one request on a connection of its own, in the protocol
-// the burst speaks (HTTP/1.1, h2c or HTTP/2 over TLS), through the same
-// writers as the burst, and reads its response. It is how the calibration
+// sendOne sends one request in the protocol the burst speaks (HTTP/1.1,
+// h2c or HTTP/2 over TLS), through the same writers as the burst, and
+// reads its response, on a connection of its own: with Probe.Warm one
+// that carried the warm-up first, so that its time compares with the
+// rounds' (the calibration's effect-before-claim rule compares them). It is how the calibration
 // and the conformance checks talk to the target.
 //
 // Nothing is ever sent twice. net/http's Transport would resend a request
@@ -29,6 +31,13 @@ func sendOne(ctx context.Context, p *Probe, sync string, r request, settle time.
 	one := *p
 	one.N = 1
 	one.Settle = settle
+	if p.pool != nil {
+		// A connection of its own, warmed like the rounds' but never
+		// kept: its time compares with theirs, and a server that hands
+		// connections to several processes picks one afresh.
+		one.pool = &connPool{warmReq: p.pool.warmReq, warmShown: p.pool.warmShown}
+		defer one.pool.close()
+	}
 	var b burst
 	var err error
 	if sync == SyncH2 {
