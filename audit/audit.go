@@ -32,10 +32,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/parallel"
 	"github.com/idemcheck/idemcheck/internal/suggest"
 )
 
@@ -258,27 +257,13 @@ func Run(cat *catalog.Catalog, rules []*Rule, opts Options) []Finding {
 			report: func(f Finding) { found[i] = append(found[i], f) }}
 		run[i].Run(p)
 	}
-	if workers := shared.readHolesAhead(); workers > 1 {
+	workers := shared.readHolesAhead()
+	if workers > 1 {
 		// A large catalog: the rules run on every core as well. What they
 		// share is computed first or guarded (shared.go).
 		shared.readAllAhead()
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := int(next.Add(1)) - 1; i < len(run); i = int(next.Add(1)) - 1 {
-					pass(i)
-				}
-			}()
-		}
-		wg.Wait()
-	} else {
-		for i := range run {
-			pass(i)
-		}
 	}
+	parallel.Each(len(run), workers, pass)
 	for _, f := range found {
 		out = append(out, f...)
 	}

@@ -1,12 +1,11 @@
 package audit
 
 import (
-	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/idemcheck/idemcheck/audit/internal/nullsafe"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/parallel"
 )
 
 // results are what several rules read and each would otherwise compute
@@ -155,32 +154,19 @@ func (r *results) readHolesAhead() int {
 			jobs = append(jobs, job{t, holeKey{ix, true}})
 		}
 	})
-	workers := min(runtime.GOMAXPROCS(0), len(jobs)/holesPerWorker)
+	workers := parallel.Workers(len(jobs), holesPerWorker)
 	if workers < 2 {
 		return 1
 	}
 	tableIndex(r.cat) // built here, before the goroutines read it
 	found := make([]*hole, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) {
-					return
-				}
-				cat := r.cat
-				if jobs[i].key.local {
-					cat = nil
-				}
-				found[i] = findHoleIn(cat, jobs[i].t, jobs[i].key.ix)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(jobs), workers, func(i int) {
+		cat := r.cat
+		if jobs[i].key.local {
+			cat = nil
+		}
+		found[i] = findHoleIn(cat, jobs[i].t, jobs[i].key.ix)
+	})
 	for i, j := range jobs {
 		r.holes[j.key] = found[i]
 	}

@@ -13,14 +13,12 @@ package witness
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/idemcheck/idemcheck/audit"
 	"github.com/idemcheck/idemcheck/catalog"
+	"github.com/idemcheck/idemcheck/internal/parallel"
 )
 
 // Attach gives every finding about a hole (a finding with an Escape) its
@@ -33,29 +31,9 @@ func Attach(findings []audit.Finding, cat *catalog.Catalog) {
 			todo = append(todo, i)
 		}
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(todo)/witnessesPerWorker)
-	if workers < 2 {
-		for _, i := range todo {
-			findings[i].Witness = Build(cat, findings[i])
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(todo) {
-					return
-				}
-				findings[todo[k]].Witness = Build(cat, findings[todo[k]])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(todo), parallel.Workers(len(todo), witnessesPerWorker), func(k int) {
+		findings[todo[k]].Witness = Build(cat, findings[todo[k]])
+	})
 }
 
 // witnessesPerWorker is how many witnesses make another goroutine worth
