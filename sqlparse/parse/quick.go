@@ -301,19 +301,9 @@ func (l *quickLexer) columns() ([]string, bool) {
 		l.space()
 		var col string
 		if l.at < len(l.text) && l.text[l.at] == '"' {
-			end := strings.IndexByte(l.text[l.at+1:], '"')
-			if end <= 0 || end >= 64 {
+			var ok bool
+			if col, ok = l.quotedName(); !ok {
 				return nil, false
-			}
-			col = strings.Clone(l.text[l.at+1 : l.at+1+end])
-			for i := 0; i < len(col); i++ {
-				if col[i] < 0x20 || col[i] >= 0x7f {
-					return nil, false
-				}
-			}
-			l.at += end + 2
-			if l.at < len(l.text) && l.text[l.at] == '"' {
-				return nil, false // a doubled quote
 			}
 		} else {
 			start := l.at
@@ -341,6 +331,26 @@ func (l *quickLexer) columns() ([]string, bool) {
 		}
 		return nil, false
 	}
+}
+
+// quotedName reads the quoted name at l.at: printable ASCII, no quote
+// inside (a doubled quote is the parser's), shorter than 64 bytes.
+func (l *quickLexer) quotedName() (string, bool) {
+	end := strings.IndexByte(l.text[l.at+1:], '"')
+	if end <= 0 || end >= 64 {
+		return "", false
+	}
+	name := l.text[l.at+1 : l.at+1+end]
+	for i := 0; i < len(name); i++ {
+		if name[i] < 0x20 || name[i] >= 0x7f {
+			return "", false
+		}
+	}
+	if after := l.at + end + 2; after < len(l.text) && l.text[after] == '"' {
+		return "", false // a doubled quote
+	}
+	l.at += end + 2
+	return strings.Clone(name), true
 }
 
 // createIndex reads CREATE [UNIQUE] INDEX after CREATE.

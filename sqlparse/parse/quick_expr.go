@@ -5,17 +5,15 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
 
 // A table's CHECK and an index's WHERE are expressions of any shape, but
 // short beside the columns around them: exprAt hands the parser the
 // expression alone, as SELECT expr at the expression's own offset in the
-// statement, so that the locations of its tree are the statement's. The parser then spends
-// nothing on the column list or the index's other parts, which quickParse
-// has read, and the tree is the one the parser gives for the whole
-// statement (the test holds them to each other).
+// statement, so that the locations of its tree are the statement's. The
+// parser then spends nothing on the column list or the index's other parts,
+// which quickParse has read, and the tree is the one the parser gives for
+// the whole statement (the test holds them to each other).
 
 // exprAt parses text[start:end], which must be one expression, and returns
 // its tree with the locations of text; nil when the parser takes it for
@@ -159,9 +157,8 @@ func (t tableLexer) nullTest() *pg.Node {
 		}
 		return n
 	}
-	quoted := t.at < len(t.text) && t.text[t.at] == '"'
 	col, loc := t.ident()
-	if col == "" || !quoted && scan.IsReservedWord(col) {
+	if col == "" {
 		return nil
 	}
 	is, at := t.bareWord()

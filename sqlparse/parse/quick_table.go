@@ -99,10 +99,8 @@ func (l *quickLexer) createTable() *pg.Node {
 // parser alone (exprAt).
 func (t tableLexer) check() *pg.Constraint {
 	_, at := t.bareWord()
-	t.space()
-	quoted := t.at < len(t.text) && t.text[t.at] == '"'
 	name, _ := t.ident()
-	if name == "" || !quoted && scan.IsReservedWord(name) {
+	if name == "" {
 		return nil
 	}
 	if w, _ := t.bareWord(); w != "check" {
@@ -137,37 +135,28 @@ func (t tableLexer) punct(c byte) bool {
 	return true
 }
 
-// ident reads a plain word (lower-cased) or a quoted name of printable
-// ASCII without quotes inside, with where it starts; "" when neither comes.
-// A plain word is returned even when it is a keyword: the caller decides.
+// ident reads a column or constraint name: a plain word (lower-cased) that
+// is no keyword the grammar keeps from names, or a quoted name of
+// printable ASCII without quotes inside; with where it starts, or "" when
+// neither comes.
 func (t tableLexer) ident() (string, int) {
 	t.space()
 	start := t.at
 	if t.at < len(t.text) && t.text[t.at] == '"' {
-		end := strings.IndexByte(t.text[t.at+1:], '"')
-		if end <= 0 || end >= 64 {
+		name, ok := t.quotedName()
+		if !ok {
 			return "", 0
 		}
-		name := t.text[t.at+1 : t.at+1+end]
-		for i := 0; i < len(name); i++ {
-			if name[i] < 0x20 || name[i] >= 0x7f {
-				return "", 0
-			}
-		}
-		t.at += end + 2
-		if t.at < len(t.text) && t.text[t.at] == '"' {
-			return "", 0 // a doubled quote
-		}
-		return strings.Clone(name), start
+		return name, start
 	}
 	for t.at < len(t.text) && quickWordByte(t.text[t.at], t.at > start) {
 		t.at++
 	}
-	w := t.text[start:t.at]
-	if w == "" || len(w) >= 64 {
+	w := lowerCopy(t.text[start:t.at])
+	if w == "" || len(w) >= 64 || scan.IsReservedWord(w) {
 		return "", 0
 	}
-	return lowerCopy(w), start
+	return w, start
 }
 
 // bareWord reads the next plain word, lower-cased, without keeping it, or
@@ -191,10 +180,8 @@ func (t tableLexer) peekWord() string {
 
 // columnDef reads one column: a name, a type, then DEFAULT and NOT NULL.
 func (t tableLexer) columnDef() *pg.ColumnDef {
-	t.space()
-	quoted := t.at < len(t.text) && t.text[t.at] == '"'
 	name, loc := t.ident()
-	if name == "" || !quoted && scan.IsReservedWord(name) {
+	if name == "" {
 		return nil
 	}
 	typ := t.typeName()
