@@ -26,13 +26,14 @@ func hasErrors(diags []scan.Diagnostic) bool {
 // childArgsEnv carries the arguments of TestLintChild.
 const childArgsEnv = "IDEMCHECK_CHILD_ARGS"
 
-// TestLintChild is not a test of its own: runWithoutDAC runs the test binary
-// again with only this function, which runs idemcheck with the arguments it
-// was handed and exits with its status.
+// TestLintChild is not a test of its own: runWithoutDAC and startRace run
+// the test binary again with only this function, which runs idemcheck on
+// the process's own streams with the arguments it was handed and exits
+// with its status.
 func TestLintChild(t *testing.T) {
 	raw := os.Getenv(childArgsEnv)
 	if raw == "" {
-		t.Skip("runs only as the child process of runWithoutDAC")
+		t.Skip("runs only as the child process of runWithoutDAC or startRace")
 	}
 	var args []string
 	if err := json.Unmarshal([]byte(raw), &args); err != nil {

@@ -30,24 +30,6 @@ import (
 // seen, while the run is still going, the header on stdout and the
 // progress of rounds 1 and 2 on the terminal.
 
-// raceChildArgsEnv carries the arguments of TestRaceChild.
-const raceChildArgsEnv = "IDEMCHECK_RACE_CHILD_ARGS"
-
-// TestRaceChild is not a test of its own: startRace runs the test binary
-// again with only this function, which runs idemcheck on the process's own
-// streams with the arguments it was handed and exits with its status.
-func TestRaceChild(t *testing.T) {
-	raw := os.Getenv(raceChildArgsEnv)
-	if raw == "" {
-		t.Skip("runs only as the child process of startRace")
-	}
-	var args []string
-	if err := json.Unmarshal([]byte(raw), &args); err != nil {
-		t.Fatal(err)
-	}
-	os.Exit(Run(SystemStreams(), args))
-}
-
 // openPTY opens a pseudo-terminal cols columns wide: the master, which
 // reads what the terminal shows, and the slave, the terminal a child
 // writes to.
@@ -121,8 +103,8 @@ func startRace(t *testing.T, cols uint16, args ...string) *liveRace {
 		t.Fatal(err)
 	}
 	r := &liveRace{out: newWatched(), errs: newWatched(), exited: make(chan struct{})}
-	c := exec.Command(exe, "-test.run=^TestRaceChild$")
-	c.Env = append(os.Environ(), raceChildArgsEnv+"="+string(raw), "NO_COLOR=1")
+	c := exec.Command(exe, "-test.run=^TestLintChild$")
+	c.Env = append(os.Environ(), childArgsEnv+"="+string(raw), "NO_COLOR=1")
 	c.Stdout = r.out
 	var master, slave *os.File
 	if cols > 0 {
@@ -206,7 +188,9 @@ func (r *liveRace) wait(t *testing.T) int {
 
 // heldGate is a sound gate (one win, the other refused, and a count for
 // --effect-url) whose requests carrying "X-Round: 3" wait until release is
-// closed.
+// closed. The races held by it name --sync h1: with an oracle, --sync auto's
+// pre-run would send round 3 of a candidate first, and wait on the hold
+// for a quarter of --deadline before the header.
 func heldGate(t *testing.T) (claims, effects string, release func()) {
 	t.Helper()
 	gate := &httprace.Gate{}
@@ -255,7 +239,7 @@ func TestRaceHTTPShowsHeaderAndProgressOnATerminal(t *testing.T) {
 	claims, effects, release := heldGate(t)
 	const cols = 120
 	r := startRace(t, cols, "race", "http", "-H", "Idempotency-Key: {{key}}", "-H", "X-Round: {{round}}",
-		"--rounds", "5", "--timeout", "10m", "--effect-url", effects, claims)
+		"--rounds", "5", "--timeout", "10m", "--sync", "h1", "--effect-url", effects, claims)
 	header := "race POST " + claims + ": n=2, 5 rounds, sync h1, split headers, oracle --effect-url count\n"
 	// Round 3 is held: the run is still going while these show.
 	r.waitFor(t, r.out, "stdout", header)
@@ -286,7 +270,7 @@ func TestRaceHTTPJSONOnATerminalIsOneDocument(t *testing.T) {
 	claims, effects, release := heldGate(t)
 	const cols = 120
 	r := startRace(t, cols, "race", "http", "-H", "Idempotency-Key: {{key}}", "-H", "X-Round: {{round}}",
-		"--rounds", "5", "--timeout", "10m", "--effect-url", effects, "--format", "json", claims)
+		"--rounds", "5", "--timeout", "10m", "--sync", "h1", "--effect-url", effects, "--format", "json", claims)
 	r.waitFor(t, r.errs, "the terminal", "\r\x1b[K2 of 5 rounds: 2 wins, 2 refusals")
 	if out := r.out.String(); out != "" {
 		t.Errorf("stdout shows %q before the run ended: want the JSON document alone, at the end", out)
