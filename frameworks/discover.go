@@ -147,14 +147,7 @@ func (f Found) besideSQL() string {
 		if m, _, configured := prismaMigrations(f.Paths[0]); configured && isDir(m) {
 			return m
 		}
-		for _, d := range []string{dir, filepath.Dir(dir)} {
-			if m := filepath.Join(d, "migrations"); isDir(m) {
-				return m
-			}
-			if filepath.Base(dir) != "schema" {
-				break
-			}
-		}
+		return besideMigrations(f.Paths[0])
 	}
 	return ""
 }
