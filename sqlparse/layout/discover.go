@@ -28,7 +28,7 @@ type File struct {
 	Layout  Layout
 
 	disk  string // path to read; empty when data holds the content
-	data  []byte // content read from stdin
+	data  []byte // content read from stdin, or by discovery (then a cache: disk is set too)
 	stdin bool
 }
 
@@ -178,7 +178,10 @@ func singleFileTree(p string, forced Layout) ([]Tree, []scan.Diagnostic) {
 	if layout == LayoutDump || layout == LayoutPlain {
 		version = ""
 	}
-	f := File{Path: p, Version: version, Name: name, Layout: layout, disk: p}
+	// The content detection read is kept for the load, which would
+	// otherwise read the file a second time (ReadUp; the loader drops it
+	// with Release as it reads).
+	f := File{Path: p, Version: version, Name: name, Layout: layout, disk: p, data: data}
 	return []Tree{{Root: p, Layout: layout, Files: []File{f}}}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/idemcheck/idemcheck/sqlparse/scan"
 )
@@ -11,7 +12,7 @@ import (
 // ReadUp reads a file and keeps only its up part, according to its layout.
 func ReadUp(f File) (scan.Input, error) {
 	data := f.data
-	if !f.stdin {
+	if !f.stdin && data == nil {
 		var err error
 		data, err = readSQLFile(f.disk)
 		if err != nil {
@@ -25,7 +26,12 @@ func ReadUp(f File) (scan.Input, error) {
 		}
 		data = data[len(utf8BOM):]
 	}
-	return upPart(f, string(data)), nil
+	if len(data) == 0 {
+		return upPart(f, ""), nil
+	}
+	// Nothing writes to data once it is read, so the text shares its
+	// memory instead of copying a file that may be megabytes long.
+	return upPart(f, unsafe.String(&data[0], len(data))), nil
 }
 
 // toolName is how an error names the tool that applies a layout.
@@ -34,6 +40,15 @@ func toolName(d *Def) string {
 		return "the migration tool"
 	}
 	return d.Tool
+}
+
+// Release drops the content discovery kept for a file read from disk, so
+// that a tree does not hold it once the file is read; ReadUp then reads
+// the file again. Input from stdin is kept: it cannot be read twice.
+func (f *File) Release() {
+	if !f.stdin {
+		f.data = nil
+	}
 }
 
 // upPart cuts the up part out of text for f's layout.

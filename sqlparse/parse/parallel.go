@@ -249,7 +249,9 @@ func (p *pipeline) produce(paths []string, opts LoadOptions) {
 			if !p.send(it) {
 				return
 			}
-			for _, f := range tree.Files {
+			for j := range tree.Files {
+				f := tree.Files[j]
+				tree.Files[j].Release() // the text is f's now, and dropped once applied
 				fy, ok := p.produceFile(f, opts.Vars)
 				if !ok {
 					return

@@ -7,12 +7,18 @@ import "strings"
 // every parser goroutine waiting until the whole file is split.
 const segmentBytes = 64 << 10
 
+// cutRetries is how many later cuts a segment tries when its first cut
+// falls inside a statement, before it takes the rest of the file.
+const cutRetries = 3
+
 // SplitStreaming is Split delivered in segments, in order, as each is cut:
 // the statements, comments and diagnostics of all segments together are
-// exactly Split's. A segment ends at a line that starts right after a
-// semicolon; the split of a segment is trusted only when it ends on that
-// semicolon with nothing unterminated or pending, and otherwise the rest of
-// the file is split in one piece. emit returning false stops the split.
+// exactly Split's. A segment ends before a line that starts with a word or
+// a line comment (pg_dump puts one before every object) right after a line
+// ending in a semicolon; the split of a segment is trusted only when it
+// ends on that semicolon with nothing unterminated or pending, and
+// otherwise the next few cuts are tried, then the rest of the file is split
+// in one piece. emit returning false stops the split.
 func SplitStreaming(in Input, emit func(SplitResult) bool) {
 	splitSegments(in, segmentBytes, emit)
 }
@@ -27,9 +33,13 @@ func splitSegments(in Input, size int, emit func(SplitResult) bool) {
 	for start := 0; start < len(in.Text); {
 		end := nextCut(in.Text, start+size)
 		res, clean := splitRange(in, li, start, end)
-		if !clean {
-			end = len(in.Text)
-			res, _ = splitRange(in, li, start, end)
+		// A cut inside a function body or a string is not clean: try the
+		// next few cuts, then take the rest of the file in one piece.
+		for try := 0; !clean; try++ {
+			if end = nextCut(in.Text, end+1); try == cutRetries || end == len(in.Text) {
+				end = len(in.Text)
+			}
+			res, clean = splitRange(in, li, start, end)
 		}
 		if !emit(res) {
 			return
@@ -65,8 +75,8 @@ func (s *splitter) endedCleanly() bool {
 }
 
 // nextCut finds, from offset from on, the start of a line that begins with
-// a letter right after a line ending in a semicolon; len(text) when there
-// is none.
+// a letter or "--" right after a line ending in a semicolon (blank lines
+// between them allowed); len(text) when there is none.
 func nextCut(text string, from int) int {
 	for from < len(text) {
 		i := strings.Index(text[from:], ";\n")
@@ -77,7 +87,7 @@ func nextCut(text string, from int) int {
 		for j < len(text) && IsSpace(text[j]) {
 			j++
 		}
-		if j < len(text) && isWordByte(text[j]) {
+		if j < len(text) && (isWordByte(text[j]) || strings.HasPrefix(text[j:], "--")) {
 			return j
 		}
 		from = j

@@ -2,8 +2,10 @@ package scan
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +21,8 @@ var segmentTraps = []string{
 	"CREATE FUNCTION g() RETURNS int LANGUAGE sql\nBEGIN ATOMIC\n  SELECT 1;\nSELECT 2;\nEND;\nCREATE TABLE y (id int);\n",
 	"SELECT (1;\nCREATE TABLE z (id int));\nCREATE TABLE zz (id int);\n",
 	"CREATE TABLE open (id int);\nSELECT 'never closed;\nCREATE TABLE after (id int);\n",
+	"CREATE FUNCTION h() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN\n  PERFORM 1;\n-- not a cut\n  PERFORM 2;\n\n-- nor this\n  RETURN 1;\nEND $$;\n\n--\n-- Name: b\n--\nCREATE TABLE b (id int);\n",
+	"CREATE TABLE c (note text DEFAULT ';\n-- inside a string\n');\n-- after\nCREATE TABLE d (id int);\n",
 }
 
 // TestSplitSegmentsEqualsSplit cuts every fixture, the traps and (when it
@@ -89,4 +93,20 @@ func splitJSON(t *testing.T, r SplitResult) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestSplitSegmentsCutsADump holds the streaming to pg_dump's shape, where
+// every object comes after a "--" comment block: the dump must be cut into
+// many segments, not split in one piece while the parsers wait.
+func TestSplitSegmentsCutsADump(t *testing.T) {
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "\n--\n-- Name: t%d; Type: TABLE; Schema: public; Owner: -\n--\n\nCREATE TABLE public.t%d (\n    id bigint NOT NULL\n);\n\n", i, i)
+	}
+	in := Input{Path: "dump.sql", Text: b.String()}
+	segments := 0
+	splitSegments(in, 1024, func(SplitResult) bool { segments++; return true })
+	if min := len(in.Text) / 1024 / 2; segments < min {
+		t.Errorf("a %d-byte dump in 1 KB segments was cut into %d segments, want at least %d", len(in.Text), segments, min)
+	}
 }
