@@ -2,6 +2,7 @@ package scan
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/idemcheck/idemcheck/catalog"
@@ -18,11 +19,16 @@ type lineIndex struct {
 }
 
 func newLineIndex(file, src string) *lineIndex {
-	starts := []int{0}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			starts = append(starts, i+1)
+	// Counted first, so that a large file's index is made once at its
+	// size; IndexByte finds the line ends many bytes at a time.
+	starts := make([]int, 1, strings.Count(src, "\n")+1)
+	for at := 0; ; {
+		i := strings.IndexByte(src[at:], '\n')
+		if i < 0 {
+			break
 		}
+		at += i + 1
+		starts = append(starts, at)
 	}
 	return &lineIndex{file: file, src: src, starts: starts}
 }
