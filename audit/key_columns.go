@@ -17,12 +17,28 @@ import (
 // nameWords splits an identifier into lower-case words at underscores,
 // hyphens, spaces and camelCase humps: idempotencyKeyTtlMs is idempotency,
 // key, ttl, ms.
+//
+// The rules ask for the words of the same few hundred names (a schema's
+// tables and columns) many times over, on every core, so each answer is
+// kept. The slices are shared: callers must not change them, and a slice
+// is cut to its length so that an append copies it.
 func nameWords(name string) []string {
-	if ascii(name) {
-		return asciiNameWords(name)
+	if w, ok := wordsOf.Load(name); ok {
+		return w.([]string)
 	}
-	return runeNameWords(name)
+	var words []string
+	if ascii(name) {
+		words = asciiNameWords(name)
+	} else {
+		words = runeNameWords(name)
+	}
+	words = words[:len(words):len(words)]
+	wordsOf.Store(strings.Clone(name), words)
+	return words
 }
+
+// wordsOf holds nameWords' answers: name -> its words.
+var wordsOf sync.Map
 
 // runeNameWords is nameWords for any name.
 func runeNameWords(name string) []string {

@@ -145,6 +145,13 @@ func doMayChangeModel(text string) bool {
 // that changes only the owner or a column default, which replay ignores.
 var ownerOrDefault = regexp.MustCompile(`(?is)^\s+(owner\s+to\s+[^\s,;]+|alter\s+(column\s+)?[a-z_][a-z0-9_$]*\s+set\s+default\s+[^,;]*)\s*$`)
 
+// ownerOrAlter is the cheap check before ownerOrDefault: what follows the
+// table name starts with OWNER or ALTER, after white space.
+func ownerOrAlter(rest string) bool {
+	w := strings.TrimLeft(rest, " \t\r\n\f\v")
+	return len(w) > 5 && (strings.EqualFold(w[:5], "owner") || strings.EqualFold(w[:5], "alter"))
+}
+
 // ownerOrDefaultTable recognises ALTER TABLE [ONLY] [IF EXISTS] name OWNER
 // TO role and ALTER TABLE ... ALTER COLUMN c SET DEFAULT expr, one per
 // table in a pg_dump. Replay does nothing for them but look the table up,
@@ -165,7 +172,7 @@ func ownerOrDefaultTable(text string, words []string) (*TableRef, bool) {
 		rest, rv.MissingOk = strings.TrimLeft(rest[len("exists"):], " \t\r\n"), true
 	}
 	parts, rest, ok := scan.QualifiedName(rest)
-	if !ok || len(parts) > 2 || !ownerOrDefault.MatchString(rest) {
+	if !ok || len(parts) > 2 || !ownerOrAlter(rest) || !ownerOrDefault.MatchString(rest) {
 		return nil, false
 	}
 	rv.Names = parts

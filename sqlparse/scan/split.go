@@ -212,6 +212,12 @@ func IsIdentChar(c byte) bool {
 // copyFromStdin matches COPY statements whose data follows in the file.
 var copyFromStdin = regexp.MustCompile(`(?is)^copy\s.*\sfrom\s+stdin\b`)
 
+// isCopyFromStdin is copyFromStdin behind a check of the first word, which
+// rules out almost every statement without running the expression.
+func isCopyFromStdin(text string) bool {
+	return len(text) > 4 && strings.EqualFold(text[:4], "copy") && copyFromStdin.MatchString(text)
+}
+
 // statement scans one statement from start and returns the offset after
 // its terminating semicolon.
 func (s *splitter) statement(start int) int {
@@ -234,7 +240,7 @@ func (s *splitter) statement(start int) int {
 	switch {
 	case text == "":
 		return end
-	case !whole && copyFromStdin.MatchString(text):
+	case !whole && isCopyFromStdin(text):
 		// First, so that the data lines are skipped even when the COPY
 		// itself names a psql variable.
 		return s.skipCopyData(start, end)
