@@ -167,7 +167,7 @@ func architectureRows(t *testing.T, page string) []archRow {
 
 // importList reads an imports cell: "none", or package names of this
 // module (a path, or its last elements when they are unique, such as scan
-// for sqlparse/scan) and of other modules (pgx, jinzhu/inflection), each
+// for sqlparse/scan) and of other modules (pgx), each
 // possibly followed by a remark in parentheses. A cell that is anything
 // else ("everything below") is a phrase, and nil.
 func importList(cell string) []string {
@@ -203,5 +203,5 @@ var moduleNames = map[string]string{
 	"internal/pgsecret": "internal/pgsecret", "internal/inflect": "internal/inflect",
 	"internal/humanize": "internal/humanize", "internal/suggest": "internal/suggest",
 	"internal/pgcluster": "internal/pgcluster",
-	"pgx":                "", "jinzhu/inflection": "",
+	"pgx":                "",
 }

@@ -6,7 +6,6 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/fatih/color v1.19.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/jinzhu/inflection v1.0.0
 	github.com/mattn/go-isatty v0.0.20
 	github.com/mattn/go-shellwords v1.0.16
 	github.com/pganalyze/pg_query_go/v5 v5.1.0
