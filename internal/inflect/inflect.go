@@ -187,18 +187,8 @@ var pluralRules = append(irregularRules(true),
 	ends(4, "zes", "quiz"),
 	whole(4, "", "oxen"),
 	whole(2, "en", "ox"),
-	func(lower string) (int, string, bool) { // ^(m|l)ice$
-		if lower == "mice" || lower == "lice" {
-			return 1, "ice", true
-		}
-		return 0, "", false
-	},
-	func(lower string) (int, string, bool) { // ^(m|l)ouse$
-		if lower == "mouse" || lower == "louse" {
-			return 1, "ice", true
-		}
-		return 0, "", false
-	},
+	whole(1, "ice", "mice", "lice"),
+	whole(1, "ice", "mouse", "louse"),
 	ends(4, "ices", "matrix", "matrex", "vertix", "vertex"),
 	ends(3, "ices", "indix", "index"),
 	ends(1, "es", "x"),
@@ -249,22 +239,12 @@ var singularRules = append(irregularRules(false),
 	ends(6, "", "statuses", "status"),
 	ends(5, "us", "octopus", "octopi"),
 	ends(3, "us", "virus", "viri"),
-	func(lower string) (int, string, bool) { // ^(a)x[ie]s$
-		if lower == "axis" || lower == "axes" {
-			return 1, "xis", true
-		}
-		return 0, "", false
-	},
+	whole(1, "xis", "axis", "axes"),
 	ends(4, "is", "crisis", "crises", "testis", "testes"),
 	ends(4, "", "shoes"),
 	ends(1, "", "oes"),
 	ends(3, "", "buses", "bus"),
-	func(lower string) (int, string, bool) { // ^(m|l)ice$
-		if lower == "mice" || lower == "lice" {
-			return 1, "ouse", true
-		}
-		return 0, "", false
-	},
+	whole(1, "ouse", "mice", "lice"),
 	ends(1, "", "xes"),
 	ends(2, "", "ches", "sses", "shes"),
 	ends(1, "ovie", "movies"),
@@ -274,12 +254,7 @@ var singularRules = append(irregularRules(false),
 	ends(4, "", "tives"),
 	ends(4, "", "hives"),
 	after("f", false, "ves", "fe"),
-	func(lower string) (int, string, bool) { // (^analy)(sis|ses)$
-		if lower == "analysis" || lower == "analyses" {
-			return 5, "sis", true
-		}
-		return 0, "", false
-	},
+	whole(5, "sis", "analysis", "analyses"),
 	func(lower string) (int, string, bool) { // ((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)(sis|ses)$
 		if !strings.HasSuffix(lower, "sis") && !strings.HasSuffix(lower, "ses") {
 			return 0, "", false
