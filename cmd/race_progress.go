@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemcheck/idemcheck/internal/humanize"
 	"github.com/idemcheck/idemcheck/racetest"
+	"github.com/idemcheck/idemcheck/racetest/httprace"
 )
 
 // progressEvery is how often, at most, the progress line is redrawn.
@@ -24,14 +25,20 @@ const defaultErrWidth = 80
 // JSON is one document at the end. When stderr is a terminal and --quiet
 // was not given, a line on stderr, rewritten in place, counts the rounds
 // and their outcomes so far; it is cleared before the report goes on.
+// race http's --sync auto pre-run, when one runs, comes first: the header
+// line goes out before it (sync auto), the live line shows it, and the
+// sync line naming the choice follows it.
 //
-// It is the racetest.Progress of the run.
+// It is the racetest.Progress of the run, and race http's
+// httprace.PreRunProgress.
 type raceReport struct {
 	s *Streams
 	o raceOutput
 	// header is set once the header line was written (or failed to be:
-	// headerErr).
+	// headerErr); syncLine, when it was written before a pre-run and the
+	// sync line is still to come.
 	header    bool
+	syncLine  bool
 	headerErr error
 	live      *progressLine
 }
@@ -48,11 +55,42 @@ func newRaceReport(s *Streams, o raceOutput) *raceReport {
 	return r
 }
 
-// Start writes the header line (text only) and starts the progress line.
-func (r *raceReport) Start(res *racetest.Result, rounds int) {
+// PreRun writes the header line (text only) before --sync auto's pre-run,
+// with the sync still auto; Start writes the sync line.
+func (r *raceReport) PreRun(res *racetest.Result, rounds int) {
 	if r.o.format == "text" && !r.header {
-		r.header = true
-		r.headerErr = racetest.WriteTextHeader(r.s.Out, res, rounds)
+		r.header, r.syncLine = true, true
+		r.headerErr = racetest.WriteTextHeaderLine(r.s.Out, res, rounds)
+	}
+}
+
+// PreRound shows how far the pre-run has got on the progress line.
+func (r *raceReport) PreRound(st httprace.PreRunStatus) {
+	if r.live != nil {
+		r.live.preRound(st)
+	}
+}
+
+// Start writes the header (text only), or the sync line when the header
+// line went out before a pre-run, and starts counting the rounds on the
+// progress line.
+func (r *raceReport) Start(res *racetest.Result, rounds int) {
+	if r.live != nil {
+		// The pre-run's line is erased before stdout goes on, which may
+		// be the same terminal.
+		r.live.stop()
+	}
+	if r.o.format == "text" {
+		switch {
+		case !r.header:
+			r.header = true
+			r.headerErr = racetest.WriteTextHeader(r.s.Out, res, rounds)
+		case r.syncLine:
+			r.syncLine = false
+			if r.headerErr == nil {
+				r.headerErr = racetest.WriteTextSyncLine(r.s.Out, res)
+			}
+		}
 	}
 	if r.live != nil {
 		r.live.start(rounds)
@@ -99,14 +137,17 @@ func (r *raceReport) write(res *racetest.Result) error {
 }
 
 // progressLine is the live line on a terminal's stderr: rounds done of
-// planned, the outcomes so far and the worst round so far. Rounds update
-// it; a goroutine redraws it at most every progressEvery, and only when it
+// planned, the outcomes so far and the worst round so far; before them,
+// how far race http's --sync auto pre-run has got. Rounds update it; a
+// goroutine redraws it at most every progressEvery, and only when it
 // changed, with a carriage return and an erase to the end of the line.
 type progressLine struct {
 	w     io.Writer
 	width int
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// pre is the pre-run's status, shown until start.
+	pre     *httprace.PreRunStatus
 	planned int
 	done    int
 	counts  map[racetest.OutcomeKind]int
@@ -116,8 +157,25 @@ type progressLine struct {
 	worst, failed           int
 	worstWins, failedErrors int
 	dirty, drawn, started   bool
-	quit                    chan struct{}
-	ended                   sync.WaitGroup
+	// quit is open while the redraws run.
+	quit  chan struct{}
+	ended sync.WaitGroup
+}
+
+// preRound shows the pre-run's status, drawn at once the first time.
+func (p *progressLine) preRound(st httprace.PreRunStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started {
+		return
+	}
+	first := p.pre == nil
+	p.pre = &st
+	p.dirty = true
+	if first {
+		p.drawLocked()
+		p.runLocked()
+	}
 }
 
 func (p *progressLine) start(planned int) {
@@ -126,9 +184,17 @@ func (p *progressLine) start(planned int) {
 	if p.started {
 		return
 	}
-	p.started, p.planned = true, planned
+	p.started, p.planned, p.pre = true, planned, nil
 	p.counts = map[racetest.OutcomeKind]int{}
 	p.drawLocked()
+	p.runLocked()
+}
+
+// runLocked starts the redraws unless they run.
+func (p *progressLine) runLocked() {
+	if p.quit != nil {
+		return
+	}
 	p.quit = make(chan struct{})
 	p.ended.Add(1)
 	go p.redraw(p.quit)
@@ -175,14 +241,13 @@ func (p *progressLine) round(r *racetest.Round) {
 	p.dirty = true
 }
 
-// stop ends the redraws and erases the line.
+// stop ends the redraws and erases the line; start may draw it again.
 func (p *progressLine) stop() {
 	p.mu.Lock()
-	started := p.started && p.quit != nil
 	quit := p.quit
 	p.quit = nil
 	p.mu.Unlock()
-	if !started {
+	if quit == nil {
 		return
 	}
 	close(quit)
@@ -211,6 +276,9 @@ func (p *progressLine) drawLocked() {
 // effects when an oracle counts); replays, errors and the rest appear when
 // there are any.
 func (p *progressLine) text() string {
+	if p.pre != nil {
+		return preRunText(*p.pre)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d rounds: %s, %s, %d in flight", p.done, p.planned,
 		humanize.Count(p.wins, "win", "wins"), humanize.Count(p.counts[racetest.Refusal], "refusal", "refusals"), p.counts[racetest.InFlight])
@@ -236,4 +304,17 @@ func (p *progressLine) text() string {
 		b.WriteString("; no round won twice")
 	}
 	return b.String()
+}
+
+// preRunText is "sync pre-run, candidate 2 of 3: 7 of 18 rounds, 1
+// doubled effect; h1 with the spin release": the candidate racing, the
+// pre-run's rounds raced of those planned for every candidate, the rounds
+// the oracle counted more than one effect in (when one counts), then what
+// the candidate is, last, where a narrow terminal cuts the line.
+func preRunText(st httprace.PreRunStatus) string {
+	s := fmt.Sprintf("sync pre-run, candidate %d of %d: %d of %d rounds", st.Candidate, st.Candidates, st.Done, st.Budget)
+	if st.Counted {
+		s += ", " + humanize.Count(st.Doubled, "doubled effect", "doubled effects")
+	}
+	return s + "; " + st.Name
 }

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -188,9 +189,9 @@ func (r *liveRace) wait(t *testing.T) int {
 
 // heldGate is a sound gate (one win, the other refused, and a count for
 // --effect-url) whose requests carrying "X-Round: 3" wait until release is
-// closed. The races held by it name --sync h1: with an oracle, --sync auto's
-// pre-run would send round 3 of a candidate first, and wait on the hold
-// for a quarter of --deadline before the header.
+// closed. The races held by it name --sync h1, for a header that names the
+// mode and no pre-run (whose rounds take {{round}} values after the run's,
+// so that the hold never catches one of them).
 func heldGate(t *testing.T) (claims, effects string, release func()) {
 	t.Helper()
 	gate := &httprace.Gate{}
@@ -376,5 +377,138 @@ ON CONFLICT DO NOTHING RETURNING id`
 				t.Errorf("stdout is not the plain report:\n%s", out)
 			}
 		})
+	}
+}
+
+// claimLog is a sound gate (one win a key, the rest refused, and a count
+// for --effect-url) that writes down every claim it is sent: the key the
+// gate claims by (Idempotency-Key) and the run's own key for the round
+// (X-Run-Key: {{key}}, idemcheck-RUN-pre-... in --sync auto's pre-run).
+// hold, when set, is called before each claim is served, with the distinct
+// pre-run keys seen so far in order of arrival (the claim's own included).
+type claimLog struct {
+	gate *httprace.Gate
+	hold func(r *http.Request, preKeys []string)
+
+	mu      sync.Mutex
+	claims  [][2]string // {Idempotency-Key, X-Run-Key}
+	preKeys []string
+}
+
+func newClaimLog(t *testing.T, hold func(r *http.Request, preKeys []string)) (l *claimLog, claims, effects string) {
+	t.Helper()
+	l = &claimLog{gate: &httprace.Gate{}, hold: hold}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /effects", l.gate.ServeEffects)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		run := r.Header.Get("X-Run-Key")
+		l.mu.Lock()
+		l.claims = append(l.claims, [2]string{r.Header.Get(httprace.KeyHeader), run})
+		if strings.Contains(run, "-pre-") && !slices.Contains(l.preKeys, run) {
+			l.preKeys = append(l.preKeys, run)
+		}
+		pre := slices.Clone(l.preKeys)
+		l.mu.Unlock()
+		if l.hold != nil {
+			l.hold(r, pre)
+		}
+		l.gate.ServeHTTP(w, r)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return l, srv.URL + "/claims", srv.URL + "/effects?key="
+}
+
+// gateChannel is a channel and what closes it, once however often called.
+func gateChannel() (<-chan struct{}, func()) {
+	c := make(chan struct{})
+	var once sync.Once
+	return c, func() { once.Do(func() { close(c) }) }
+}
+
+// With an oracle, --sync auto races a pre-run before the calibration. The
+// header goes to stdout before the pre-run's first request reaches the
+// target (which holds every claim until the test has read it), naming the
+// sync still to be chosen; the terminal shows the pre-run while it runs;
+// the sync line naming the choice follows once it is over, and the
+// progress line then counts the rounds proper.
+func TestRaceHTTPHeaderBeforeTheAutoPreRun(t *testing.T) {
+	headerRead, readHeader := gateChannel()
+	progressSeen, seeProgress := gateChannel()
+	_, claims, effects := newClaimLog(t, func(r *http.Request, pre []string) {
+		<-headerRead
+		// The second round of the pre-run waits until the terminal showed
+		// the first one done.
+		if len(pre) == 2 && r.Header.Get("X-Run-Key") == pre[1] {
+			<-progressSeen
+		}
+	})
+	// A failed test lets the held claims go before the target closes.
+	t.Cleanup(func() { readHeader(); seeProgress() })
+	const cols = 120
+	r := startRace(t, cols, "race", "http", "-H", "Idempotency-Key: {{key}}", "-H", "X-Run-Key: {{key}}",
+		"--rounds", "5", "--timeout", "10m", "--one-cpu=false", "--settle", "20ms", "--effect-url", effects+"{{key}}", claims)
+	header := "race POST " + claims + ": n=2, 5 rounds, sync auto, split headers, oracle --effect-url count\n"
+	r.waitFor(t, r.out, "stdout", header)
+	readHeader()
+	r.waitFor(t, r.errs, "the terminal", "\r\x1b[Ksync pre-run, candidate 1 of 3: 1 of 18 rounds, 0 doubled effects; h1 with the wake release")
+	if out := r.out.String(); out != header {
+		t.Errorf("while the pre-run runs, stdout shows %q: want the header line alone (the sync line once the pre-run chose)", out)
+	}
+	seeProgress()
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf("exit %d, want 0:\nstdout:\n%s\nstderr:\n%q", code, r.out.String(), r.errs.String())
+	}
+	out, term := r.out.String(), r.errs.String()
+	if !strings.HasPrefix(out, header+"sync: auto chose h1 with the wake release: ") || strings.Count(out, "race POST ") != 1 ||
+		!strings.Contains(out, "a pre-run of 6 rounds per candidate caught the race (by the oracle's count) in 0 with h1 with the wake release, 0 with h1 with the spin release, 0 with h1 with the parked release\n") ||
+		!strings.Contains(out, "\nHOLDS: the gate held: exactly one win in each of 5 rounds") {
+		t.Errorf("stdout is not the header, the sync line of the pre-run, then the report:\n%s", out)
+	}
+	pre := strings.LastIndex(term, "\r\x1b[Ksync pre-run, ")
+	rounds := strings.Index(term, "\r\x1b[K0 of 5 rounds: 0 wins, 0 refusals, 0 in flight")
+	if pre < 0 || rounds < pre {
+		t.Errorf("the terminal did not show the pre-run, then the rounds: %q", term)
+	}
+	checkCleared(t, term, cols)
+}
+
+// The pre-run's rounds take {{round}} values of their own, so that a
+// target whose key is built from {{round}} alone sees every key once: each
+// round's key is claimed by that round's requests only, and the run holds.
+// Piped, stderr gets no progress line, the pre-run's neither.
+func TestRaceHTTPPreRunRoundsHaveTheirOwnValues(t *testing.T) {
+	l, claims, effects := newClaimLog(t, nil)
+	r := startRace(t, 0, "race", "http", "-H", "Idempotency-Key: order-{{round}}", "-H", "X-Run-Key: {{key}}",
+		"--rounds", "5", "--one-cpu=false", "--settle", "20ms", "--effect-url", effects+"order-{{round}}", claims)
+	if code := r.wait(t); code != ExitOK {
+		t.Errorf("exit %d, want 0:\nstdout:\n%s\nstderr:\n%q", code, r.out.String(), r.errs.String())
+	}
+	if out := r.out.String(); !strings.Contains(out, "sync: auto chose h1 with the wake release: ") || !strings.Contains(out, "\nHOLDS: the gate held: exactly one win in each of 5 rounds") {
+		t.Errorf("stdout is not a held run after a pre-run:\n%s", out)
+	}
+	if errs := r.errs.String(); errs != "" {
+		t.Errorf("stderr shows %q: want nothing", errs)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	byKey := map[string][]string{}
+	for _, c := range l.claims {
+		if !slices.Contains(byKey[c[0]], c[1]) {
+			byKey[c[0]] = append(byKey[c[0]], c[1])
+		}
+	}
+	for key, runs := range byKey {
+		if len(runs) > 1 {
+			t.Errorf("the target's key %s was sent by %d rounds: %v", key, len(runs), runs)
+		}
+	}
+	if len(l.preKeys) != 18 {
+		t.Errorf("the target saw %d pre-run rounds, want 18 (6 for each of 3 candidates): %v", len(l.preKeys), l.preKeys)
+	}
+	for i := 1; i <= 5; i++ {
+		if len(byKey[fmt.Sprintf("order-%d", i)]) == 0 {
+			t.Errorf("round %d's key order-%d was never sent", i, i)
+		}
 	}
 }

@@ -43,6 +43,17 @@ func WriteColorText(w io.Writer, res *Result, verbose, colored bool) error {
 // race sql on the command line) writes the rest with WriteColorTextBody
 // once the run ends.
 func WriteTextHeader(w io.Writer, res *Result, planned int) error {
+	if err := WriteTextHeaderLine(w, res, planned); err != nil {
+		return err
+	}
+	return WriteTextSyncLine(w, res)
+}
+
+// WriteTextHeaderLine writes the header line alone: what WriteTextHeader
+// writes before the sync line. race http writes it before --sync auto's
+// pre-run, when res.Sync is still auto, and the sync line once the pre-run
+// chose.
+func WriteTextHeaderLine(w io.Writer, res *Result, planned int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "race %s %s: n=%d, %d rounds, sync %s", res.Method, res.Target, res.N, planned, res.Sync)
 	if res.Split != "" { // HTTP probes; a SQL claim has nothing to split
@@ -61,10 +72,17 @@ func WriteTextHeader(w io.Writer, res *Result, planned int) error {
 		b.WriteString(", one key (--same-key)")
 	}
 	b.WriteString("\n")
-	if res.SyncReason != "" {
-		fmt.Fprintf(&b, "sync: %s\n", res.SyncReason)
-	}
 	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteTextSyncLine writes the sync line, "sync: auto chose ...", when
+// --sync auto chose (res.SyncReason), and nothing otherwise.
+func WriteTextSyncLine(w io.Writer, res *Result) error {
+	if res.SyncReason == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "sync: %s\n", res.SyncReason)
 	return err
 }
 

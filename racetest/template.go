@@ -15,7 +15,11 @@ type Template string
 
 // RoundValues are what a round's placeholders render to.
 type RoundValues struct {
-	Key   string
+	Key string
+	// Round is {{round}}: the round's number, from 1; 0 for race http's
+	// calibration and conformance checks; for its --sync auto pre-run,
+	// the numbers after the last round's, so that no two rounds of a run
+	// (the pre-run's included) share one.
 	Round int
 	UUID  string
 }

@@ -245,7 +245,10 @@ func optionsStar(c net.Conn, t target, wait time.Duration) (bool, string, bool) 
 // docs/race-sync.md places the server; a server it cannot place gets a
 // pre-run measured by Server-Timing arrivals when it sends them, and the
 // default mode otherwise. The sentence says which and why.
-func chooseSync(ctx context.Context, p *Probe) (string, string, []string, error) {
+//
+// show is told of the pre-run, when one runs: its begin before the first
+// request, its status as it goes.
+func chooseSync(ctx context.Context, p *Probe, show *preRunShow) (string, string, []string, error) {
 	t, err := parseTarget(p.URL.Render(racetest.RoundValues{Key: "k", UUID: "u"}))
 	if err != nil {
 		return "", "", nil, err
@@ -261,7 +264,7 @@ func chooseSync(ctx context.Context, p *Probe) (string, string, []string, error)
 	d := decide(seen)
 	// With one key for every round, a pre-run would spend it.
 	if p.Effect != nil && !p.SameKey {
-		c, why, err := preRunByOracle(ctx, p, d)
+		c, why, err := preRunByOracle(ctx, p, d, show)
 		if err != nil {
 			return "", "", nil, err
 		}
@@ -275,7 +278,7 @@ func chooseSync(ctx context.Context, p *Probe) (string, string, []string, error)
 		p.resolveRelease(d.sync)
 		return d.sync, "auto chose " + d.sync + ": " + d.reason, nil, nil
 	}
-	sync, why, err := preRun(ctx, p, d)
+	sync, why, err := preRun(ctx, p, d, show)
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -373,10 +376,11 @@ const oracleRounds = 6
 const preRunMargin = 2
 
 // preRunByOracle races each candidate for oracleRounds rounds (keys of
-// their own, idemcheck-RUN-pre-K-I) and keeps the one whose rounds the
-// oracle counted a doubled effect in most often; the first in the list on
-// a tie. A candidate that cannot race the target is left out.
-func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, string, error) {
+// their own, idemcheck-RUN-pre-K-R, and {{round}} values R after the
+// run's: preRound) and keeps the one whose rounds the oracle counted a
+// doubled effect in most often; the first in the list on a tie. A
+// candidate that cannot race the target is left out.
+func preRunByOracle(ctx context.Context, p *Probe, d autoDecision, show *preRunShow) (candidate, string, error) {
 	// The pre-run takes at most a quarter of what is left of --deadline,
 	// so that a run with a tight deadline still races.
 	if dl, ok := ctx.Deadline(); ok {
@@ -388,7 +392,11 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, s
 	caught := make([]int, len(cs))
 	ran := make([]bool, len(cs))
 	var skipped []string
+	st := PreRunStatus{Budget: len(cs) * oracleRounds, Candidates: len(cs), Counted: true}
+	show.begin()
 	for k, c := range cs {
+		st.Candidate, st.Name = k+1, c.String()
+		show.status(st)
 		q := *p
 		q.RunID = fmt.Sprintf("%s-pre-%d", p.RunID, k+1)
 		q.Release = c.release
@@ -407,10 +415,16 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, s
 		var err error
 		for i := 1; i <= oracleRounds && err == nil; i++ {
 			var r racetest.Round
-			r, _, _, err = runRound(ctx, &q, c.sync, i)
-			if err == nil && r.Effects != nil && *r.Effects > 1 {
-				caught[k]++
+			r, _, _, err = runRound(ctx, &q, c.sync, preRound(p, k*oracleRounds+i))
+			if err != nil {
+				break
 			}
+			if r.Effects != nil && *r.Effects > 1 {
+				caught[k]++
+				st.Doubled++
+			}
+			st.Done++
+			show.status(st)
 		}
 		restore()
 		if err != nil && runOver(ctx) {
@@ -462,21 +476,28 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision) (candidate, s
 const preRounds = 5
 
 // preRun races the target for a few rounds in each mode the server offers
-// (keys of their own, idemcheck-RUN-pre-MODE-I) and keeps the one with
-// the narrower median arrival spread from Server-Timing. When it cannot be
-// measured, it keeps the default and says so.
-func preRun(ctx context.Context, p *Probe, d autoDecision) (string, string, error) {
+// (keys of their own, idemcheck-RUN-pre-MODE-R, and {{round}} values R
+// after the run's: preRound) and keeps the one with the narrower median
+// arrival spread from Server-Timing. When it cannot be measured, it keeps
+// the default and says so.
+func preRun(ctx context.Context, p *Probe, d autoDecision, show *preRunShow) (string, string, error) {
 	modes := []string{SyncH1, SyncH2}
 	spreads := map[string][]time.Duration{}
-	for _, mode := range modes {
+	st := PreRunStatus{Budget: len(modes) * preRounds, Candidates: len(modes)}
+	show.begin()
+	for m, mode := range modes {
+		st.Candidate, st.Name = m+1, mode
+		show.status(st)
 		q := *p
 		q.RunID = p.RunID + "-pre-" + mode
 		q.resolveRelease(mode)
 		for i := 1; i <= preRounds; i++ {
-			r, _, _, err := runRound(ctx, &q, mode, i)
+			r, _, _, err := runRound(ctx, &q, mode, preRound(p, m*preRounds+i))
 			if err != nil {
 				return d.sync, d.reason + fmt.Sprintf("; the pre-run could not race it with %s (%v), so the default stands", mode, err), nil
 			}
+			st.Done++
+			show.status(st)
 			if r.ArrivalSpread != nil {
 				spreads[mode] = append(spreads[mode], *r.ArrivalSpread)
 			}
@@ -496,6 +517,68 @@ func preRun(ctx context.Context, p *Probe, d autoDecision) (string, string, erro
 			d.reason, preRounds, m1, m2), nil
 	}
 	return d.sync, d.reason + fmt.Sprintf("; a pre-run of %d rounds per mode could not tell the modes apart, so the default stands", preRounds), nil
+}
+
+// preRound is the round number, hence the {{round}} value, of the pre-run's
+// j-th round (from 1, counted across its candidates): the numbers after
+// the run's last round, p.Rounds+1 on, so that a target keyed by {{round}}
+// never sees a pre-run round's value again in a round of the run, nor in
+// another candidate's (docs/race-sync.md).
+func preRound(p *Probe, j int) int { return p.Rounds + j }
+
+// PreRunStatus is how far --sync auto's pre-run has got.
+type PreRunStatus struct {
+	// Done is the pre-run's rounds raced so far, of Budget planned (every
+	// candidate's); a candidate that cannot race, or the pre-run's share
+	// of the deadline running out, leaves some unraced.
+	Done, Budget int
+	// Candidate is the one racing, from 1, of Candidates; Name says what
+	// it is ("h1 with the spin release, the probe on one CPU").
+	Candidate, Candidates int
+	Name                  string
+	// Counted is set when an oracle counts the pre-run's effects; Doubled
+	// is then how many of its rounds so far counted more than one.
+	Counted bool
+	Doubled int
+}
+
+// PreRunProgress is a racetest.Progress (Probe.Progress) that is also
+// told of --sync auto's pre-run, which races the target before the sync is
+// chosen, hence before Start.
+type PreRunProgress interface {
+	racetest.Progress
+	// PreRun is called once, before the pre-run's first request, with the
+	// result as far as the header line states it (WriteTextHeaderLine): its
+	// Sync is still auto and its SyncReason empty until Start. rounds is
+	// how many rounds the run plans after the pre-run.
+	PreRun(res *racetest.Result, rounds int)
+	// PreRound is called when a candidate starts and after each of the
+	// pre-run's rounds, on the goroutine that runs them.
+	PreRound(s PreRunStatus)
+}
+
+// preRunShow passes the pre-run on to a PreRunProgress; nil, or with
+// nothing to tell, it does nothing.
+type preRunShow struct {
+	progress PreRunProgress
+	res      *racetest.Result
+	rounds   int
+	begun    bool
+}
+
+func (s *preRunShow) begin() {
+	if s == nil || s.progress == nil || s.begun {
+		return
+	}
+	s.begun = true
+	s.progress.PreRun(s.res, s.rounds)
+}
+
+func (s *preRunShow) status(st PreRunStatus) {
+	if s == nil || s.progress == nil {
+		return
+	}
+	s.progress.PreRound(st)
 }
 
 // medianOf is the median of ds (which it sorts).

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,7 +92,7 @@ func chosen(t *testing.T, url string) (string, string) {
 	p := quick(url)
 	p.Insecure = true
 	p.Defaults()
-	sync, why, _, err := chooseSync(context.Background(), &p)
+	sync, why, _, err := chooseSync(context.Background(), &p, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", url, err)
 	}
@@ -201,11 +203,98 @@ func TestSyncAutoPreRunByOracle(t *testing.T) {
 	}
 	defer eff.Close()
 	p.Effect = eff
-	sync, why, _, err := chooseSync(context.Background(), &p)
+	sync, why, _, err := chooseSync(context.Background(), &p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sync != SyncH2 || !strings.Contains(why, "caught the race (by the oracle's count) in 6 with h2, 0 with h1 with the wake release") {
 		t.Errorf("auto chose %s (%s), want h2 by the oracle's count", sync, why)
 	}
+}
+
+// preRunWatch is a PreRunProgress that writes down what it is told, and
+// how many claims its target had been sent at each call.
+type preRunWatch struct {
+	mu       sync.Mutex
+	claims   []string // X-Round of each claim, in arrival order
+	preRun   []int    // claims sent when PreRun was called
+	preSync  string
+	statuses []PreRunStatus
+	started  int // claims sent when Start was called (-1: not called)
+}
+
+func (w *preRunWatch) PreRun(res *racetest.Result, rounds int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.preRun, w.preSync = append(w.preRun, len(w.claims)), res.Sync
+}
+
+func (w *preRunWatch) PreRound(s PreRunStatus) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.statuses = append(w.statuses, s)
+}
+
+func (w *preRunWatch) Start(*racetest.Result, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.started = len(w.claims)
+}
+
+func (w *preRunWatch) Round(*racetest.Round) {}
+
+// The pre-run is told of before its first request reaches the target, and
+// as it goes; its rounds' {{round}} values follow the run's (3 rounds:
+// h1's pre-run rounds are 4 to 8, h2's 9 to 13), so none is sent again by
+// a round of the run or by the other mode.
+func TestSyncAutoPreRunShownAndNumbered(t *testing.T) {
+	w := &preRunWatch{started: -1}
+	gate := &Gate{}
+	url := unplacedGo(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.mu.Lock()
+		w.claims = append(w.claims, r.Header.Get("X-Round"))
+		w.mu.Unlock()
+		gate.ServeHTTP(rw, r)
+	}))
+	p := quick(url)
+	p.Insecure, p.Rounds, p.Progress = true, 3, w
+	p.Header = append(p.Header, Header{Name: "X-Round", Value: "{{round}}"})
+	res := run(t, p)
+	if !strings.Contains(res.SyncReason, "median arrival spread (Server-Timing)") {
+		t.Fatalf("auto chose %s (%s), want a pre-run measured by the arrival spread", res.Sync, res.SyncReason)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.preRun) != 1 || w.preRun[0] != 0 || w.preSync != SyncAuto {
+		t.Errorf("PreRun was called %d times, after %v claims, with sync %q: want once, before the first, with sync auto", len(w.preRun), w.preRun, w.preSync)
+	}
+	if n := len(w.statuses); n == 0 || w.statuses[n-1] != (PreRunStatus{Done: 10, Budget: 10, Candidate: 2, Candidates: 2, Name: SyncH2}) ||
+		w.statuses[0] != (PreRunStatus{Budget: 10, Candidate: 1, Candidates: 2, Name: SyncH1}) {
+		t.Errorf("the pre-run's statuses are %+v: want 0 of 10 rounds with h1 first, 10 of 10 with h2 last", w.statuses)
+	}
+	if w.started < 0 {
+		t.Fatal("Start was never called")
+	}
+	pre, rest := w.claims[:w.started], w.claims[w.started:]
+	want := map[string]int{}
+	for i := 4; i <= 13; i++ {
+		want[fmt.Sprint(i)] = 2 // N
+	}
+	if got := counts(pre); !maps.Equal(got, want) {
+		t.Errorf("the pre-run sent {{round}} %v (value: requests): want 4 to 13, 2 requests each", got)
+	}
+	got := counts(rest)
+	cal := got["0"]
+	delete(got, "0")
+	if cal == 0 || !maps.Equal(got, map[string]int{"1": 2, "2": 2, "3": 2}) {
+		t.Errorf("the calibration and the rounds sent {{round}} %v and 0 %d times: want 0 (the calibration's) and 1 to 3", got, cal)
+	}
+}
+
+func counts(ss []string) map[string]int {
+	m := map[string]int{}
+	for _, s := range ss {
+		m[s]++
+	}
+	return m
 }

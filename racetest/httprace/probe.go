@@ -138,6 +138,8 @@ type Probe struct {
 	Build func(v racetest.RoundValues) (*http.Request, error)
 	// Progress, when set, is told of the run as it goes: Start once the
 	// sync is chosen (before the calibration), Round after each round.
+	// One that is also a PreRunProgress is told of --sync auto's pre-run,
+	// which comes before Start.
 	Progress racetest.Progress
 
 	// contentTypeNote says which Content-Type Defaults chose for the body.
@@ -316,7 +318,12 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 			}
 		}()
 	}
-	sync, why, warn, err := chooseSync(ctx, &p)
+	if p.Effect != nil {
+		res.Oracle = p.Effect.Evidence()
+	}
+	show := &preRunShow{res: res, rounds: p.Rounds}
+	show.progress, _ = p.Progress.(PreRunProgress)
+	sync, why, warn, err := chooseSync(ctx, &p, show)
 	if err != nil {
 		return nil, err
 	}
@@ -325,9 +332,6 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	}
 	res.Sync, res.SyncReason = sync, why
 	res.Warnings = append(res.Warnings, warn...)
-	if p.Effect != nil {
-		res.Oracle = p.Effect.Evidence()
-	}
 	if p.Progress != nil {
 		p.Progress.Start(res, p.Rounds)
 	}
@@ -494,6 +498,9 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		return racetest.Round{}, rc, nil, err
 	}
 	phase := fmt.Sprintf("round %d", i)
+	if i > p.Rounds {
+		phase = fmt.Sprintf("--sync auto's pre-run round ({{round}} %d)", i)
+	}
 	if p.Effect != nil {
 		if rc.before, err = p.countEffects(ctx, vals, "before "+phase); err != nil {
 			return racetest.Round{}, rc, nil, err
