@@ -81,7 +81,7 @@ func TestRaceHTTPVerdictSaysWhatItRestsOn(t *testing.T) {
 	g := &groundtruth.Sound{Replay: groundtruth.Marked}
 	srv := startTarget(t, g, g)
 	code, out, _ := runCmd(t, "race", "http", "-H", keyFlag, "--rounds", "5", "--settle", "5ms", "--replay-header", "Idempotent-Replayed: true", srv.URL)
-	if code != ExitOK || !strings.Contains(out, "split headers, replay marker Idempotent-Replayed: true\n") ||
+	if code != ExitOK || !strings.Contains(out, "split none, replay marker Idempotent-Replayed: true\n") ||
 		!strings.Contains(out, "HOLDS: the gate held by its responses: exactly one win in each of 5 rounds") ||
 		!strings.Contains(out, "  Assumed: a refusal did no work; an effect that runs before the claim is invisible to responses: add --effect-sql, --effect-url or --effect-cmd to prove it.") {
 		t.Errorf("exit %d, want holds by its responses, the assumption, and the declared marker on the header line:\n%s", code, out)

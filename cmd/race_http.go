@@ -122,7 +122,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	f.IntVarP(&o.n, "requests", "n", 2, "requests per round")
 	f.IntVar(&o.rounds, "rounds", 30, "rounds, each with a fresh key")
 	f.StringVar(&o.sync, "sync", "auto", "synchronisation: h1, h2 or auto (with an oracle, a short pre-run picks the mode, release and --one-cpu that counted the most doubled effects)")
-	f.StringVar(&o.split, "split", "headers", "where to withhold the request: headers or last-byte")
+	f.StringVar(&o.split, "split", "auto", "where to withhold the request until the release: headers, last-byte, none (the whole request at the release, no settle), or auto (measured by --sync auto's pre-run; none for HTTP/1.1 and headers for HTTP/2 where nothing measures it)")
 	f.StringVar(&o.release, "release", "auto", "how HTTP/1.1 tails are released: auto (measured by the pre-run with an oracle; else wake when the probe runs on one CPU, spin otherwise), spin, parked, thread or wake (docs/race-sync.md)")
 	f.StringVar(&o.oneCPU, "one-cpu", "auto", "when the target is on this machine (loopback), run the probe on one CPU so that the server keeps the others (Linux): true, false, or auto (a candidate of --sync auto's pre-run when an oracle counts, off otherwise)")
 	f.Lookup("one-cpu").NoOptDefVal = "true"
@@ -156,7 +156,7 @@ clock>" gets its arrival spread measured, which --window then judges.`,
 	completeWords(c, "in-flight", []string{"202", "none"})
 	completeWords(c, "effect-param", []string{"{{key}}", "{{uuid}}", "{{round}}"})
 	completeWords(c, "sync", []string{httprace.SyncAuto, httprace.SyncH1, httprace.SyncH2})
-	completeWords(c, "split", []string{httprace.SplitHeaders, httprace.SplitLastByte})
+	completeWords(c, "split", []string{httprace.SplitAuto, httprace.SplitHeaders, httprace.SplitLastByte, httprace.SplitNone})
 	completeWords(c, "release", []string{httprace.ReleaseAuto, httprace.ReleaseSpin, httprace.ReleaseParked, httprace.ReleaseThread, httprace.ReleaseWake})
 	completeWords(c, "profile", []string{"ietf", "stripe", "custom"})
 	return c

@@ -315,6 +315,8 @@ func preRunText(st httprace.PreRunStatus) string {
 	s := fmt.Sprintf("sync pre-run, candidate %d of %d: %d of %d rounds", st.Candidate, st.Candidates, st.Done, st.Budget)
 	if st.Counted {
 		s += ", " + humanize.Count(st.Doubled, "doubled effect", "doubled effects")
+	} else {
+		s += ", " + humanize.Count(st.Won, "round", "rounds") + " with two wins or more"
 	}
 	return s + "; " + st.Name
 }

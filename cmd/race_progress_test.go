@@ -241,7 +241,7 @@ func TestRaceHTTPShowsHeaderAndProgressOnATerminal(t *testing.T) {
 	const cols = 120
 	r := startRace(t, cols, "race", "http", "-H", "Idempotency-Key: {{key}}", "-H", "X-Round: {{round}}",
 		"--rounds", "5", "--timeout", "10m", "--sync", "h1", "--effect-url", effects, claims)
-	header := "race POST " + claims + ": n=2, 5 rounds, sync h1, split headers, oracle --effect-url count\n"
+	header := "race POST " + claims + ": n=2, 5 rounds, sync h1, split none, oracle --effect-url count\n"
 	// Round 3 is held: the run is still going while these show.
 	r.waitFor(t, r.out, "stdout", header)
 	r.waitFor(t, r.errs, "the terminal", "\r\x1b[K2 of 5 rounds: 2 wins, 2 refusals, 0 in flight; no round won twice")
@@ -448,10 +448,10 @@ func TestRaceHTTPHeaderBeforeTheAutoPreRun(t *testing.T) {
 	const cols = 120
 	r := startRace(t, cols, "race", "http", "-H", "Idempotency-Key: {{key}}", "-H", "X-Run-Key: {{key}}",
 		"--rounds", "5", "--timeout", "10m", "--one-cpu=false", "--settle", "20ms", "--effect-url", effects+"{{key}}", claims)
-	header := "race POST " + claims + ": n=2, 5 rounds, sync auto, split headers, oracle --effect-url count\n"
+	header := "race POST " + claims + ": n=2, 5 rounds, sync auto, split auto, oracle --effect-url count\n"
 	r.waitFor(t, r.out, "stdout", header)
 	readHeader()
-	r.waitFor(t, r.errs, "the terminal", "\r\x1b[Ksync pre-run, candidate 1 of 3: 1 of 18 rounds, 0 doubled effects; h1 with the wake release")
+	r.waitFor(t, r.errs, "the terminal", "\r\x1b[Ksync pre-run, candidate 1 of 4: 1 of 24 rounds, 0 doubled effects; h1 with the wake release, split none")
 	if out := r.out.String(); out != header {
 		t.Errorf("while the pre-run runs, stdout shows %q: want the header line alone (the sync line once the pre-run chose)", out)
 	}
@@ -460,8 +460,9 @@ func TestRaceHTTPHeaderBeforeTheAutoPreRun(t *testing.T) {
 		t.Fatalf("exit %d, want 0:\nstdout:\n%s\nstderr:\n%q", code, r.out.String(), r.errs.String())
 	}
 	out, term := r.out.String(), r.errs.String()
-	if !strings.HasPrefix(out, header+"sync: auto chose h1 with the wake release: ") || strings.Count(out, "race POST ") != 1 ||
-		!strings.Contains(out, "a pre-run of 6 rounds per candidate caught the race (by the oracle's count) in 0 with h1 with the wake release, 0 with h1 with the spin release, 0 with h1 with the parked release\n") ||
+	if !strings.HasPrefix(out, header+"sync: auto chose h1 with the wake release, split none: ") || strings.Count(out, "race POST ") != 1 ||
+		!strings.Contains(out, "a pre-run of 6 rounds per candidate caught the race (by the oracle's count) in 0 with h1 with the wake release, split none, "+
+			"0 with h1 with the wake release, split headers, 0 with h1 with the spin release, split headers, 0 with h1 with the parked release, split headers\n") ||
 		!strings.Contains(out, "\nHOLDS: the gate held: exactly one win in each of 5 rounds") {
 		t.Errorf("stdout is not the header, the sync line of the pre-run, then the report:\n%s", out)
 	}
@@ -484,7 +485,7 @@ func TestRaceHTTPPreRunRoundsHaveTheirOwnValues(t *testing.T) {
 	if code := r.wait(t); code != ExitOK {
 		t.Errorf("exit %d, want 0:\nstdout:\n%s\nstderr:\n%q", code, r.out.String(), r.errs.String())
 	}
-	if out := r.out.String(); !strings.Contains(out, "sync: auto chose h1 with the wake release: ") || !strings.Contains(out, "\nHOLDS: the gate held: exactly one win in each of 5 rounds") {
+	if out := r.out.String(); !strings.Contains(out, "sync: auto chose h1 with the wake release, split none: ") || !strings.Contains(out, "\nHOLDS: the gate held: exactly one win in each of 5 rounds") {
 		t.Errorf("stdout is not a held run after a pre-run:\n%s", out)
 	}
 	if errs := r.errs.String(); errs != "" {
@@ -503,8 +504,10 @@ func TestRaceHTTPPreRunRoundsHaveTheirOwnValues(t *testing.T) {
 			t.Errorf("the target's key %s was sent by %d rounds: %v", key, len(runs), runs)
 		}
 	}
-	if len(l.preKeys) != 18 {
-		t.Errorf("the target saw %d pre-run rounds, want 18 (6 for each of 3 candidates): %v", len(l.preKeys), l.preKeys)
+	// Four candidates: split none with wake; the head withheld with wake,
+	// spin and parked.
+	if len(l.preKeys) != 24 {
+		t.Errorf("the target saw %d pre-run rounds, want 24 (6 for each of 4 candidates): %v", len(l.preKeys), l.preKeys)
 	}
 	for i := 1; i <= 5; i++ {
 		if len(byKey[fmt.Sprintf("order-%d", i)]) == 0 {

@@ -40,7 +40,7 @@ func main() {
 	ns := flag.String("n", "2,8", "sync table: requests per round, comma-separated")
 	windows := flag.String("windows", "1ms,200us,50us,20us", "sync table: the targets' read-then-write windows")
 	targets := flag.String("targets", strings.Join(allTargets, ","), "sync table: targets (spin, sleep, pg, node, nginx; spin-tls, sleep-tls)")
-	methods := flag.String("methods", strings.Join(allMethods, ","), "sync table: methods (auto, h1-headers, h1-spin, h1-parked, h1-thread, h1-wake, h2, naive; HTTP/2 layouts: h2-withheld, h2-lastbyte, h2-withheld-grouped, h2-withheld-reverse, h2-nobody, h2-reverse)")
+	methods := flag.String("methods", strings.Join(allMethods, ","), "sync table: methods (auto, h1-headers, h1-spin, h1-parked, h1-thread, h1-wake, h1-warm, h1-none, h2, naive; HTTP/2 layouts: h2-withheld, h2-lastbyte, h2-withheld-grouped, h2-withheld-reverse, h2-nobody, h2-reverse)")
 	dsn := flag.String("dsn", defaultDSN(), "sync table: PostgreSQL for the pg target")
 	serve := flag.Duration("serve", -1, "internal: serve a target with this read-then-write window and print its URL")
 	serveKind := flag.String("serve-kind", "spin", "internal: the target -serve serves (spin, sleep, pg)")

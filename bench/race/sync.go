@@ -179,6 +179,10 @@ func measureCell(srv *target, name, method string, window time.Duration, n int, 
 		}
 	case method == "h1-headers": // the CLI's --sync h1 --split headers, before --release auto
 		p.Sync, p.Release = httprace.SyncH1, httprace.ReleaseSpin
+	case method == "h1-warm": // warm connections, the head withheld, the wake release
+		p.Sync, p.Release, p.Warm = httprace.SyncH1, httprace.ReleaseWake, true
+	case method == "h1-none": // warm connections, the whole request at the release, no settle
+		p.Sync, p.Release, p.Warm, p.Split = httprace.SyncH1, httprace.ReleaseWake, true, httprace.SplitNone
 	default:
 		p.Sync, p.Release = httprace.SyncH1, strings.TrimPrefix(method, "h1-")
 	}

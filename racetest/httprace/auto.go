@@ -244,7 +244,10 @@ func optionsStar(c net.Conn, t target, wait time.Duration) (bool, string, bool) 
 // counted the most doubled effects. Without one, the table in
 // docs/race-sync.md places the server; a server it cannot place gets a
 // pre-run measured by Server-Timing arrivals when it sends them, and the
-// default mode otherwise. The sentence says which and why.
+// default mode otherwise; then, in a run of winPreRunMin rounds or more
+// with --split auto, a pre-run measured by wins chooses the HTTP/1.1
+// split (and h1 or h2 where both are offered). The sentence says which
+// and why.
 //
 // show is told of the pre-run, when one runs: its begin before the first
 // request, its status as it goes.
@@ -264,31 +267,58 @@ func chooseSync(ctx context.Context, p *Probe, show *preRunShow) (string, string
 	d := decide(seen)
 	// With one key for every round, a pre-run would spend it.
 	if p.Effect != nil && !p.SameKey {
-		c, why, err := preRunByOracle(ctx, p, d, show)
+		c, why, err := preRunMeasure(ctx, p, d, p.candidates(d), show)
 		if err != nil {
 			return "", "", nil, err
 		}
-		p.Release, p.pinChosen = c.release, c.pin
-		if c.sync == SyncH2 {
-			p.resolveRelease(c.sync)
-		}
+		p.choose(c)
 		return c.sync, "auto chose " + c.String() + ": " + why, nil, nil
 	}
-	if d.placed {
-		p.resolveRelease(d.sync)
-		return d.sync, "auto chose " + d.sync + ": " + d.reason, nil, nil
+	if !d.placed {
+		// A server the table does not place: the mode by Server-Timing
+		// arrivals where it sends them, as before; the split is then
+		// measured by wins like a placed server's.
+		sync, why, err := preRun(ctx, p, d, show)
+		if err != nil {
+			return "", "", nil, err
+		}
+		d.sync, d.reason = sync, why
+		if sync == SyncH2 {
+			p.resolveRelease(sync)
+			return sync, "auto chose " + sync + ": " + why, nil, nil
+		}
 	}
-	sync, why, err := preRun(ctx, p, d, show)
-	if err != nil {
-		return "", "", nil, err
+	cs := p.candidatesByWins(d)
+	if !d.placed {
+		cs = slices.DeleteFunc(cs, func(c candidate) bool { return c.sync != SyncH1 })
 	}
-	p.resolveRelease(sync)
-	return sync, "auto chose " + sync + ": " + why, nil, nil
+	if len(cs) > 1 && !p.SameKey && p.Rounds >= winPreRunMin {
+		c, why, err := preRunMeasure(ctx, p, d, cs, show)
+		if err != nil {
+			return "", "", nil, err
+		}
+		p.choose(c)
+		return c.sync, "auto chose " + c.String() + ": " + why, nil, nil
+	}
+	p.resolveRelease(d.sync)
+	return d.sync, "auto chose " + d.sync + ": " + d.reason, nil, nil
+}
+
+// choose takes the candidate the pre-run chose: its release, split and
+// pin; an HTTP/2 candidate leaves the HTTP/1.1 settings to their defaults.
+func (p *Probe) choose(c candidate) {
+	p.pinChosen = c.pin
+	if c.sync == SyncH2 {
+		p.resolveRelease(c.sync)
+		return
+	}
+	p.Release, p.Split = c.release, c.split
 }
 
 // releaseOpen and pinOpen report whether --release and --one-cpu were left
 // for auto to choose.
 func (p *Probe) releaseOpen() bool { return p.Release == "" || p.Release == ReleaseAuto }
+func (p *Probe) splitOpen() bool   { return p.Split == SplitAuto }
 func (p *Probe) pinOpen() bool     { return !p.OneCPU && p.TryOneCPU && p.local }
 
 // resolveRelease settles a release left to auto without measuring:
@@ -297,7 +327,19 @@ func (p *Probe) resolveRelease(sync string) {
 	if p.releaseOpen() {
 		p.Release = DefaultRelease
 	}
+	if p.splitOpen() {
+		p.Split = SplitHeaders
+		if sync == SyncH1 {
+			p.Split = DefaultH1Split
+		}
+	}
 }
+
+// DefaultH1Split is the HTTP/1.1 split when no pre-run measures it:
+// none, the whole request at the release on a warm connection, which
+// caught more than the withheld head against every target of the bench
+// but Django's (docs/race-sync.md, "Real servers").
+const DefaultH1Split = SplitNone
 
 // DefaultRelease is the HTTP/1.1 release when no oracle measures the
 // methods: wake, which did at least as well as spin, parked and thread on
@@ -309,6 +351,7 @@ const DefaultRelease = ReleaseWake
 type candidate struct {
 	sync    string
 	release string // HTTP/1.1 only
+	split   string // HTTP/1.1 only
 	pin     bool
 }
 
@@ -316,6 +359,9 @@ func (c candidate) String() string {
 	s := c.sync
 	if c.sync == SyncH1 {
 		s += " with the " + c.release + " release"
+		if c.split != "" {
+			s += ", split " + c.split
+		}
 	}
 	if c.pin {
 		s += ", the probe on one CPU"
@@ -351,36 +397,84 @@ func (p *Probe) candidates(d autoDecision) []candidate {
 				cs = append(cs, candidate{sync: sync, pin: pin})
 				continue
 			}
-			releases := []string{p.Release}
-			switch {
-			case !p.releaseOpen():
-			case pin:
-				releases = []string{ReleaseWake}
-			default:
-				releases = []string{DefaultRelease, ReleaseSpin, ReleaseParked}
-			}
-			for _, r := range releases {
-				cs = append(cs, candidate{sync: sync, release: r, pin: pin})
+			for _, split := range p.h1Splits() {
+				releases := []string{p.Release}
+				switch {
+				case !p.releaseOpen():
+				case pin || split == SplitNone:
+					releases = []string{DefaultRelease}
+				default:
+					releases = []string{DefaultRelease, ReleaseSpin, ReleaseParked}
+				}
+				for _, r := range releases {
+					cs = append(cs, candidate{sync: sync, release: r, split: split, pin: pin})
+				}
 			}
 		}
 	}
 	return cs
 }
 
+// h1Splits are the HTTP/1.1 splits a pre-run tries: the default first,
+// then the withheld head, when --split is auto; the one given otherwise.
+func (p *Probe) h1Splits() []string {
+	if p.splitOpen() {
+		return []string{DefaultH1Split, SplitHeaders}
+	}
+	return []string{p.Split}
+}
+
+// candidatesByWins are what the pre-run tries without an oracle: the
+// modes the server offers, each HTTP/1.1 split when --split is auto, with
+// the default release and the probe on every CPU (without counted effects
+// the release methods and the pin measured too close to tell apart).
+func (p *Probe) candidatesByWins(d autoDecision) []candidate {
+	var cs []candidate
+	for _, c := range p.candidates(d) {
+		if c.pin || c.sync == SyncH1 && c.release != p.defaultRelease() {
+			continue
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+func (p *Probe) defaultRelease() string {
+	if p.releaseOpen() {
+		return DefaultRelease
+	}
+	return p.Release
+}
+
 // oracleRounds is how many rounds each candidate gets in the pre-run
 // measured by the oracle.
 const oracleRounds = 6
 
+// winPreRunMin is the shortest run that gets a pre-run measured by wins:
+// from 60 rounds on, its winRounds per candidate are at most a fifth of
+// the run for two candidates. A shorter run takes the defaults (split
+// none for HTTP/1.1) rather than spend more rounds choosing than racing.
+const winPreRunMin = 60
+
+// winRounds is how many rounds each candidate gets in the pre-run measured
+// by wins, for a run of rounds rounds: a tenth of the run, from 6 to 30.
+// Wins resolve less than counted effects do, and the splits they choose
+// between differ by 10 to 30 points (docs/race-sync.md).
+func winRounds(rounds int) int { return min(30, max(6, rounds/10)) }
+
 // preRunMargin is how many more rounds than the default a candidate must
-// catch in the pre-run to be chosen instead.
+// catch in the pre-run to be chosen instead, at least; a tenth of the
+// rounds per candidate when that is more.
 const preRunMargin = 2
 
-// preRunByOracle races each candidate for oracleRounds rounds (keys of
-// their own, idemcheck-RUN-pre-K-R, and {{round}} values R after the
-// run's: preRound) and keeps the one whose rounds the oracle counted a
-// doubled effect in most often; the first in the list on a tie. A
+// preRunMeasure races each candidate for a few rounds (keys of their own,
+// idemcheck-RUN-pre-K-R, and {{round}} values R after the run's: preRound)
+// and keeps the one that caught the race most often: by the oracle's
+// count (rounds with a doubled effect) when one counts, else by the wins
+// the responses show (each round scores its wins beyond the first, as
+// classified before any calibration). The first in the list wins a tie. A
 // candidate that cannot race the target is left out.
-func preRunByOracle(ctx context.Context, p *Probe, d autoDecision, show *preRunShow) (candidate, string, error) {
+func preRunMeasure(ctx context.Context, p *Probe, d autoDecision, cs []candidate, show *preRunShow) (candidate, string, error) {
 	// The pre-run takes at most a quarter of what is left of --deadline,
 	// so that a run with a tight deadline still races.
 	if dl, ok := ctx.Deadline(); ok {
@@ -388,21 +482,22 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision, show *preRunS
 		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/4))
 		defer cancel()
 	}
-	cs := p.candidates(d)
+	counted := p.Effect != nil
+	rounds := oracleRounds
+	if !counted {
+		rounds = winRounds(p.Rounds)
+	}
 	caught := make([]int, len(cs))
 	ran := make([]bool, len(cs))
 	var skipped []string
-	st := PreRunStatus{Budget: len(cs) * oracleRounds, Candidates: len(cs), Counted: true}
+	st := PreRunStatus{Budget: len(cs) * rounds, Candidates: len(cs), Counted: counted}
 	show.begin()
 	for k, c := range cs {
 		st.Candidate, st.Name = k+1, c.String()
 		show.status(st)
 		q := *p
 		q.RunID = fmt.Sprintf("%s-pre-%d", p.RunID, k+1)
-		q.Release = c.release
-		if c.sync == SyncH2 {
-			q.Release = DefaultRelease
-		}
+		q.choose(c)
 		restore := func() {}
 		if c.pin && !p.OneCPU {
 			_, r, err := pinToOneCPU()
@@ -413,15 +508,19 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision, show *preRunS
 			restore = r
 		}
 		var err error
-		for i := 1; i <= oracleRounds && err == nil; i++ {
+		for i := 1; i <= rounds && err == nil; i++ {
 			var r racetest.Round
-			r, _, _, err = runRound(ctx, &q, c.sync, preRound(p, k*oracleRounds+i))
+			r, _, _, err = runRound(ctx, &q, c.sync, preRound(p, k*rounds+i))
 			if err != nil {
 				break
 			}
-			if r.Effects != nil && *r.Effects > 1 {
+			switch {
+			case counted && r.Effects != nil && *r.Effects > 1:
 				caught[k]++
 				st.Doubled++
+			case !counted && r.Count(racetest.Win) > 1:
+				caught[k] += r.Count(racetest.Win) - 1
+				st.Won++
 			}
 			st.Done++
 			show.status(st)
@@ -449,10 +548,11 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision, show *preRunS
 			best = k
 		}
 	}
-	// The default (the first) stands unless another caught at least
-	// preRunMargin more rounds: a round or two of six is noise at the low
-	// rates where the methods differ least (docs/race-sync.md).
-	if best > 0 && ran[0] && caught[best] < caught[0]+preRunMargin {
+	// The default (the first) stands unless another caught at least the
+	// margin more: a round or two is noise at the low rates where the
+	// methods differ least (docs/race-sync.md).
+	margin := max(preRunMargin, rounds/10)
+	if best > 0 && ran[0] && caught[best] < caught[0]+margin {
 		best = 0
 	}
 	if best < 0 {
@@ -461,7 +561,10 @@ func preRunByOracle(ctx context.Context, p *Probe, d autoDecision, show *preRunS
 		}
 		return candidate{}, "", fmt.Errorf("the pre-run could race the target in none of its modes: %s", strings.Join(skipped, "; "))
 	}
-	why := fmt.Sprintf("a pre-run of %d rounds per candidate caught the race (by the oracle's count) in %s", oracleRounds, strings.Join(figures, ", "))
+	why := fmt.Sprintf("a pre-run of %d rounds per candidate caught the race (by the oracle's count) in %s", rounds, strings.Join(figures, ", "))
+	if !counted {
+		why = fmt.Sprintf("a pre-run of %d rounds per candidate, with no oracle, counted wins beyond the first of each round (as the responses show them, before any calibration): %s", rounds, strings.Join(figures, ", "))
+	}
 	if len(skipped) > 0 {
 		why += "; not raced: " + strings.Join(skipped, "; ")
 	}
@@ -538,8 +641,11 @@ type PreRunStatus struct {
 	Name                  string
 	// Counted is set when an oracle counts the pre-run's effects; Doubled
 	// is then how many of its rounds so far counted more than one.
+	// Without an oracle, Won is how many of its rounds so far had two wins
+	// or more, as the responses show them.
 	Counted bool
 	Doubled int
+	Won     int
 }
 
 // PreRunProgress is a racetest.Progress (Probe.Progress) that is also

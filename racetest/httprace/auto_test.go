@@ -298,3 +298,50 @@ func counts(ss []string) map[string]int {
 	}
 	return m
 }
+
+// Without an oracle, a run of winPreRunMin rounds or more with --split
+// auto races each split for a tenth of its rounds (at least 6) and says
+// what the wins scored; a shorter run takes split none without a pre-run.
+func TestSyncAutoPreRunByWins(t *testing.T) {
+	for _, tc := range []struct {
+		rounds int
+		pre    bool
+	}{{winPreRunMin, true}, {winPreRunMin - 1, false}} {
+		gate := &Gate{Window: 2 * time.Millisecond}
+		var mu sync.Mutex
+		preKeys := map[string]int{}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if k := r.Header.Get(KeyHeader); strings.Contains(k, "-pre-") {
+				mu.Lock()
+				preKeys[k]++
+				mu.Unlock()
+			}
+			gate.ServeHTTP(w, r)
+		}))
+		p := quick(srv.URL + "/claims")
+		p.Defaults()
+		p.Sync, p.Split, p.Rounds = SyncAuto, SplitAuto, tc.rounds
+		res := run(t, p)
+		srv.Close()
+		mu.Lock()
+		pre := len(preKeys)
+		mu.Unlock()
+		if !tc.pre {
+			if pre != 0 || res.Split != SplitNone || strings.Contains(res.SyncReason, "pre-run") {
+				t.Errorf("%d rounds: %d pre-run keys, split %s (%s): want no pre-run and split none", tc.rounds, pre, res.Split, res.SyncReason)
+			}
+			continue
+		}
+		if pre != 2*6 {
+			t.Errorf("%d rounds: the target saw %d pre-run keys, want 12 (6 rounds for each of 2 splits)", tc.rounds, pre)
+		}
+		if !strings.Contains(res.SyncReason, "a pre-run of 6 rounds per candidate, with no oracle, counted wins beyond the first of each round") ||
+			!strings.Contains(res.SyncReason, " with h1 with the wake release, split none, ") ||
+			!strings.HasSuffix(res.SyncReason, " with h1 with the wake release, split headers") {
+			t.Errorf("%d rounds: auto chose %s, split %s (%s): want a pre-run by wins of split none and split headers", tc.rounds, res.Sync, res.Split, res.SyncReason)
+		}
+		if res.Split != SplitNone && res.Split != SplitHeaders {
+			t.Errorf("%d rounds: split %q after the pre-run, want none or headers", tc.rounds, res.Split)
+		}
+	}
+}

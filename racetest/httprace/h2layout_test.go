@@ -51,6 +51,7 @@ func TestH2Layouts(t *testing.T) {
 		{"reverse", SplitHeaders, H2Layout{Reverse: true}, "H1 H3", "D3+ D1+"},
 		{"no body", SplitHeaders, H2Layout{NoBody: true}, "", "H1+ H3+"},
 		{"no body, last byte", SplitLastByte, H2Layout{NoBody: true}, "", "H1+ H3+"},
+		{"none", SplitNone, H2Layout{}, "", "H1 D1+ H3 D3+"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pre, release, err := h2Blocks(r, 2, c.split, c.layout, 16384)

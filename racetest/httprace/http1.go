@@ -46,8 +46,11 @@ func h1Bytes(r request, split string, keepAlive bool) (head, tail []byte) {
 	b.Write(r.body)
 	all := b.Bytes()
 	cut := len(all) - 1 // last-byte: withhold only the final byte
-	if split == SplitHeaders {
+	switch split {
+	case SplitHeaders:
 		cut = headerEnd - 1 // withhold the final \n of \r\n\r\n and the body
+	case SplitNone:
+		cut = 0 // withhold everything: the whole request is the release
 	}
 	return all[:cut], all[cut:]
 }
@@ -94,8 +97,13 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	}
 	b := burst{responses: make([]racetest.Response, p.N), elapsed: make([]time.Duration, p.N)}
 	headErr := make([]error, p.N)
-	for i, c := range conns {
-		_, headErr[i] = c.Write(head)
+	settle := p.Settle
+	if len(head) == 0 {
+		settle = 0 // nothing was written early, so nothing has to settle
+	} else {
+		for i, c := range conns {
+			_, headErr[i] = c.Write(head)
+		}
 	}
 	// Spinning release goroutines wait parked for most of the settle and
 	// spin for its last stretch, so that at the release every one of them
@@ -104,9 +112,9 @@ func burstH1(ctx context.Context, p *Probe, r request, round int) (burst, error)
 	// the spread.
 	spin := time.Duration(0)
 	if p.Release != ReleaseThread && p.Release != ReleaseWake && p.Release != ReleaseParked {
-		spin = min(p.Settle/2, spinBeforeRelease) // the spinning release, as below
+		spin = min(settle/2, spinBeforeRelease) // the spinning release, as below
 	}
-	if !sleepCtx(ctx, p.Settle-spin) {
+	if !sleepCtx(ctx, settle-spin) {
 		// The run's deadline passed before the release: nothing was
 		// released, and nothing can be said about this round.
 		for i := range b.responses {

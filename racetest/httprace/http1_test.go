@@ -41,7 +41,7 @@ func run(t *testing.T, p Probe) *racetest.Result {
 }
 
 func TestReadThenWrite200usIsBroken(t *testing.T) {
-	for _, split := range []string{SplitHeaders, SplitLastByte} {
+	for _, split := range []string{SplitHeaders, SplitLastByte, SplitNone} {
 		t.Run(split, func(t *testing.T) {
 			srv := httptest.NewServer(&Gate{Window: 200 * time.Microsecond})
 			defer srv.Close()
@@ -84,6 +84,20 @@ func TestAtomicGateHolds(t *testing.T) {
 	for _, r := range res.Rounds {
 		if r.ArrivalSpread == nil {
 			t.Fatalf("round %d: no arrival spread although the target sends Server-Timing", r.Index)
+		}
+	}
+}
+
+// Each split withholds what it says until the release: the final \n of the
+// head (and the body), the body's last byte, or with none the whole
+// request, so that nothing of it reaches the server before the release.
+func TestH1Splits(t *testing.T) {
+	r := request{method: http.MethodPost, target: target{host: "x", requestPath: "/c"}, body: []byte("abc")}
+	whole := "POST /c HTTP/1.1\r\nHost: x\r\nUser-Agent: idemcheck-race\r\nContent-Length: 3\r\n\r\nabc"
+	for split, wantTail := range map[string]string{SplitHeaders: "\nabc", SplitLastByte: "c", SplitNone: whole} {
+		head, tail := h1Bytes(r, split, true)
+		if string(head)+string(tail) != whole || string(tail) != wantTail {
+			t.Errorf("--split %s: head %q, tail %q; want the tail %q of %q", split, head, tail, wantTail, whole)
 		}
 	}
 }

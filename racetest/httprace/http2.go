@@ -238,6 +238,10 @@ func h2Blocks(r request, n int, split string, layout H2Layout, maxFrame uint32) 
 	if layout.NoBody {
 		r.body = nil
 	}
+	if split == SplitNone {
+		// Nothing early: every frame of every stream is the release.
+		split, layout.Withheld = SplitHeaders, true
+	}
 	var hbuf bytes.Buffer
 	enc := hpack.NewEncoder(&hbuf)
 	for i := range n {

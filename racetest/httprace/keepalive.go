@@ -98,9 +98,14 @@ type connPool struct {
 	// row after its answer: it keeps no connection alive, so new ones are
 	// no longer warmed (the warm-up would only cost a request).
 	closes bool
+	// raced is set after a round in which two or more requests were
+	// classified as wins: the next round keeps every connection, since
+	// that pairing reaches the race (on a prefork server, connections
+	// that landed on different processes).
+	raced bool
 	// counts for the note
-	opened, warmed, reused, lost, retired int
-	warmStatus                            int // the status of the last warm-up answer
+	opened, warmed, reused, lost, retired, kept int
+	warmStatus                                  int // the status of the last warm-up answer
 }
 
 // newConnPool prepares the warm-up request for target t: GET warmURL when
@@ -146,8 +151,12 @@ func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*kep
 	// each connection to one of several processes (SO_REUSEPORT, a
 	// prefork server) then sees its requests paired anew every round,
 	// where N connections kept for the whole run could all have landed on
-	// one process and never race across two.
-	if n > 1 && len(live) == n {
+	// one process and never race across two. A pairing whose last round
+	// had two wins or more is kept as it is (win-stay, lose-shift).
+	if n > 1 && len(live) == n && pl.raced {
+		pl.kept++
+	}
+	if n > 1 && len(live) == n && !pl.raced {
 		oldest := 0
 		for i, k := range live {
 			if k.uses > live[oldest].uses {
@@ -255,7 +264,10 @@ func (pl *connPool) note() string {
 	}
 	s += fmt.Sprintf(", %d reused from the round before", pl.reused)
 	if pl.retired > 0 {
-		s += fmt.Sprintf(", %d retired for a fresh one (one a round, so that a prefork server pairs the requests anew)", pl.retired)
+		s += fmt.Sprintf(", %d retired for a fresh one (one after each round without two wins, so that a prefork server pairs the requests anew)", pl.retired)
+	}
+	if pl.kept > 0 {
+		s += fmt.Sprintf(", %d rounds kept the pairing of a round before that had two wins or more", pl.kept)
 	}
 	if pl.lost > 0 {
 		s += fmt.Sprintf(", %d closed by the server between rounds and replaced", pl.lost)

@@ -26,6 +26,9 @@ type countingTarget struct {
 	conns   int
 	// closeAfter makes it answer "Connection: close" to these methods.
 	closeAfter map[string]bool
+	// alwaysWins makes it answer 201 to every keyed request, the second
+	// of a key too: a gate broken every round.
+	alwaysWins bool
 }
 
 func newCountingTarget(t *testing.T, closeAfter ...string) (*countingTarget, *httptest.Server) {
@@ -65,7 +68,7 @@ func (g *countingTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.effects[key]++
-	if g.effects[key] > 1 {
+	if g.effects[key] > 1 && !g.alwaysWins {
 		w.WriteHeader(http.StatusConflict)
 		return
 	}
@@ -148,6 +151,24 @@ func TestWarmConnectionsAreReusedAcrossRounds(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "4 reused from the round before, 4 retired for a fresh one") {
 		t.Errorf("no note says the connections were reused: %q", res.Notes)
+	}
+}
+
+// A round with two wins keeps its pairing for the next round, where a
+// round with one win retires a connection (the test above): against a
+// gate that lets both requests of every round through, 5 rounds of 2 are
+// carried by the 2 connections of the first.
+func TestWarmConnectionsKeepAPairingThatWon(t *testing.T) {
+	g, srv := newCountingTarget(t)
+	g.alwaysWins = true
+	res := run(t, warmProbe(srv.URL, 5))
+	notes := strings.Join(res.Notes, "\n")
+	if g.conns != 2 || g.methods[http.MethodPost] != 10 {
+		t.Errorf("%d connections, methods %v; want the 2 of round 1 for all 10 POSTs", g.conns, g.methods)
+	}
+	if !strings.Contains(notes, "2 opened") || strings.Contains(notes, "retired") ||
+		!strings.Contains(notes, "4 rounds kept the pairing of a round before that had two wins or more") {
+		t.Errorf("notes %q; want 2 opened, none retired, 4 rounds that kept their pairing", notes)
 	}
 }
 

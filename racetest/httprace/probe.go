@@ -24,6 +24,14 @@ const (
 
 	SplitHeaders  = "headers"
 	SplitLastByte = "last-byte"
+	// SplitNone withholds nothing: each whole request is written at the
+	// release, on a connection that is already open (and, with warm
+	// connections, has carried a request), with no settle before it.
+	SplitNone = "none"
+	// SplitAuto is measured by --sync auto's pre-run (by the oracle, or by
+	// the wins the responses show), and is none for HTTP/1.1 and headers
+	// for HTTP/2 where nothing measures it.
+	SplitAuto = "auto"
 
 	// HTTP/1.1 release methods (docs/race-sync.md): goroutines spinning
 	// for the last 2 ms (the default), goroutines parked on a channel that
@@ -201,9 +209,9 @@ func (p *Probe) Validate() error {
 		return fmt.Errorf("--sync %q: want h1, h2 or auto", p.Sync)
 	}
 	switch p.Split {
-	case SplitHeaders, SplitLastByte:
+	case SplitHeaders, SplitLastByte, SplitNone, SplitAuto:
 	default:
-		return fmt.Errorf("--split %q: want headers or last-byte", p.Split)
+		return fmt.Errorf("--split %q: want auto, headers, last-byte or none", p.Split)
 	}
 	switch p.Release {
 	case "", ReleaseAuto, ReleaseSpin, ReleaseParked, ReleaseThread, ReleaseWake:
@@ -330,7 +338,7 @@ func Run(ctx context.Context, p Probe) (*racetest.Result, error) {
 	if p.pinChosen && !p.OneCPU {
 		pin()
 	}
-	res.Sync, res.SyncReason = sync, why
+	res.Sync, res.SyncReason, res.Split = sync, why, p.Split
 	res.Warnings = append(res.Warnings, warn...)
 	if p.Progress != nil {
 		p.Progress.Start(res, p.Rounds)
@@ -531,9 +539,13 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 		round.Outcomes = append(round.Outcomes, o)
 	}
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
-	// A round the run's deadline cut before any request got an answer is
-	// left out, and the run says it stopped early.
-	if runOver(ctx) && allFailed(b.responses) {
+	if p.pool != nil && sync != SyncH2 {
+		p.pool.raced = round.Count(racetest.Win) > 1
+	}
+	// A round the run's deadline cut before every request got its answer
+	// is left out (a request it cut failed for the deadline, not for the
+	// target), and the run says it stopped early.
+	if runOver(ctx) && anyFailed(b.responses) {
 		return racetest.Round{}, rc, warn, fmt.Errorf("%w: round %d was cut short", racetest.ErrDeadline, i)
 	}
 	if p.Effect != nil {
@@ -563,14 +575,14 @@ func runOver(ctx context.Context) bool {
 	return ctx.Err() != nil || ok && !time.Now().Before(dl)
 }
 
-// allFailed reports whether no response came back at all.
-func allFailed(rs []racetest.Response) bool {
+// anyFailed reports whether some request got no response.
+func anyFailed(rs []racetest.Response) bool {
 	for _, r := range rs {
-		if r.Err == nil {
-			return false
+		if r.Err != nil {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // stalled reports whether every response is a timeout before a single
