@@ -43,8 +43,28 @@ func newKeptConn(c net.Conn) *keptConn {
 }
 
 // alive reports whether the server still holds the connection open and
-// has sent nothing unasked: a read that waits briefly must time out.
+// has sent nothing unasked, looking at the socket without waiting where
+// it can (peekNow): this runs just before a release, for connections that
+// have been idle since the last round, whose close would have arrived
+// long since.
 func (k *keptConn) alive() bool {
+	if k.br.Buffered() > 0 {
+		return false
+	}
+	// A deadline left from the last check or round would fail the look
+	// before it is taken; take sets the round's afterwards.
+	_ = k.c.SetReadDeadline(time.Time{})
+	if alive, ok := peekNow(k.c); ok {
+		return alive
+	}
+	return k.aliveAfter()
+}
+
+// aliveAfter is alive for a connection that has just been answered: a
+// server that closes it after its answer may send the FIN a little after
+// the last byte, so the check waits aliveWait for it (a read that waits
+// must time out).
+func (k *keptConn) aliveAfter() bool {
 	if k.br.Buffered() > 0 {
 		return false
 	}
@@ -129,8 +149,11 @@ func newConnPool(t target, warmURL string) (*connPool, error) {
 }
 
 // take returns n live connections for a round: the kept ones the server
-// still holds open, then new ones, each warmed, with the round's deadline
-// set.
+// still holds open, then new ones (the first round, or after the server
+// closed some), each warmed, with the round's deadline set. Nothing in it
+// waits when the kept connections suffice: the connection a round retires
+// is replaced after that round (refill), so that the server is not left
+// idle just before the release.
 func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*keptConn, error) {
 	var live, rest []*keptConn
 	for _, k := range pl.conns {
@@ -140,34 +163,14 @@ func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*kep
 			pl.lost++
 		case len(live) < n:
 			live = append(live, k)
-			pl.reused++
+			if k.uses > 0 { // not one refill opened after the last round
+				pl.reused++
+			}
 		default:
 			rest = append(rest, k) // kept for a later round
 		}
 	}
 	pl.conns = rest
-	// One connection per round, the one that carried the most rounds, is
-	// retired for a fresh one, warmed like the others: a server that hands
-	// each connection to one of several processes (SO_REUSEPORT, a
-	// prefork server) then sees its requests paired anew every round,
-	// where N connections kept for the whole run could all have landed on
-	// one process and never race across two. A pairing whose last round
-	// had two wins or more is kept as it is (win-stay, lose-shift).
-	if n > 1 && len(live) == n && pl.raced {
-		pl.kept++
-	}
-	if n > 1 && len(live) == n && !pl.raced {
-		oldest := 0
-		for i, k := range live {
-			if k.uses > live[oldest].uses {
-				oldest = i
-			}
-		}
-		live[oldest].c.Close()
-		live = append(live[:oldest], live[oldest+1:]...)
-		pl.reused--
-		pl.retired++
-	}
 	for len(live) < n {
 		k, err := pl.open(ctx, p, t)
 		if err != nil {
@@ -182,6 +185,37 @@ func (pl *connPool) take(ctx context.Context, p *Probe, t target, n int) ([]*kep
 		k.uses++
 	}
 	return live, nil
+}
+
+// refill runs after a round, once it is known whether the round raced.
+// One connection, the one that carried the most rounds, is retired for a
+// fresh one, warmed like the others: a server that hands each connection
+// to one of several processes (SO_REUSEPORT, a prefork server) then sees
+// its requests paired anew every round, where N connections kept for the
+// whole run could all have landed on one process and never race across
+// two. A pairing whose round had two wins or more is kept as it is
+// (win-stay, lose-shift). A connection that cannot be opened here is left
+// to the next take, which opens what is missing and says why it could not.
+func (pl *connPool) refill(ctx context.Context, p *Probe, t target, n int) {
+	if n < 2 || len(pl.conns) < n {
+		return
+	}
+	if pl.raced {
+		pl.kept++
+		return
+	}
+	oldest := 0
+	for i, k := range pl.conns {
+		if k.uses > pl.conns[oldest].uses {
+			oldest = i
+		}
+	}
+	pl.conns[oldest].c.Close()
+	pl.conns = append(pl.conns[:oldest], pl.conns[oldest+1:]...)
+	pl.retired++
+	if k, err := pl.open(ctx, p, t); err == nil {
+		pl.conns = append(pl.conns, k)
+	}
 }
 
 // open dials a connection and warms it. A server that closes the
@@ -209,7 +243,7 @@ func (pl *connPool) open(ctx context.Context, p *Probe, t target) (*keptConn, er
 			if r.Err == nil {
 				pl.warmStatus = r.Status
 				pl.warmed++
-				if reusable && k.alive() {
+				if reusable && k.aliveAfter() {
 					return k, nil
 				}
 			}

@@ -248,3 +248,69 @@ func TestSyncAutoPreRunByOraclePicksH1(t *testing.T) {
 		t.Errorf("verdict %s, want broken over the HTTP/1.1 auto chose", res.Verdict.Status)
 	}
 }
+
+// A kept connection is checked just before a release without waiting
+// (peekNow where the platform allows): one the server still holds open is
+// kept, one it closed while idle, or one on which it sent bytes nobody
+// asked for, is retired. The close reaches the client asynchronously, so
+// the test gives it up to 2 s to be seen; the check itself never waits.
+func TestKeptConnectionCheckSeesCloseAndStrayBytes(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan net.Conn, 2)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	pair := func() (*keptConn, net.Conn) {
+		c, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		s := <-accepted
+		t.Cleanup(func() { s.Close() })
+		return newKeptConn(c), s
+	}
+	becomesDead := func(k *keptConn) bool {
+		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+			if !k.alive() {
+				return true
+			}
+		}
+		return false
+	}
+
+	open, _ := pair()
+	if !open.alive() {
+		t.Errorf("an open, quiet connection was found dead")
+	}
+	// A deadline in the past, as one round leaves behind, must not make an
+	// open connection look dead.
+	_ = open.c.SetReadDeadline(time.Now().Add(-time.Second))
+	if !open.alive() {
+		t.Errorf("an open connection with an expired read deadline was found dead")
+	}
+
+	closed, s := pair()
+	s.Close()
+	if !becomesDead(closed) {
+		t.Errorf("a connection the server closed was still kept after 2 s")
+	}
+
+	stray, s2 := pair()
+	if _, err := s2.Write([]byte("HTTP/1.1 408 Request Timeout\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if !becomesDead(stray) {
+		t.Errorf("a connection with bytes nobody asked for was still kept after 2 s")
+	}
+}

@@ -541,6 +541,11 @@ func runRound(ctx context.Context, p *Probe, sync string, i int) (racetest.Round
 	round.ArrivalSpread = arrivalSpread(round.Outcomes)
 	if p.pool != nil && sync != SyncH2 {
 		p.pool.raced = round.Count(racetest.Win) > 1
+		// The connection this round retires is replaced now, not just
+		// before the next release (nothing is replaced after the last).
+		if i != p.Rounds && !runOver(ctx) {
+			p.pool.refill(ctx, p, req.target, p.N)
+		}
 	}
 	// A round the run's deadline cut before every request got its answer
 	// is left out (a request it cut failed for the deadline, not for the
