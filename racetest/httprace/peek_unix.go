@@ -15,10 +15,11 @@ import (
 // socket cannot be reached (not TCP), and then nothing was looked at.
 //
 // It is what lets a kept connection be checked just before a release
-// without leaving the server idle: a read with a short deadline costs at
+// without leaving the server quiet: a read with a short deadline costs at
 // least a millisecond on Linux (the poller's timeout is in milliseconds),
-// and a millisecond of idle before the release let the Go target's
-// threads go to sleep (docs/race-sync.md, "Checking kept connections").
+// and that millisecond before the release cost a third of the catch rate
+// against Go's server (docs/race-sync.md, "Checking kept connections
+// without waiting").
 func peekNow(c net.Conn) (alive, ok bool) {
 	if tc, isTLS := c.(*tls.Conn); isTLS {
 		// A byte on the TCP socket under TLS is a record nobody asked
