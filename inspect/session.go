@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -24,7 +25,13 @@ const MinServerVersion = 120000
 // the read, and every data count runs in a read-only transaction of its own,
 // so that the locks a request takes are released before the next one.
 type Session struct {
-	conn  *pgx.Conn
+	conn *pgx.Conn
+	// wire is the connection's socket as pgx writes to it (nil for an
+	// attached one): an exchange that ends without its answer mutes it, so
+	// that nothing more reaches a server that stopped answering, not even
+	// the Terminate pgx sends as it closes (its cancel request goes on a
+	// connection of its own).
+	wire  *mutedConn
 	trips *tripCounter
 	scrub *pgsecret.Scrubber
 	// timeout and lockTimeout are statement_timeout and lock_timeout of
@@ -74,6 +81,10 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 	trips := &tripCounter{}
 	cc.Tracer = trips
 	s := newSession(cfg, scrub)
+	cc.AfterNetConnect = func(_ context.Context, _ *pgconn.Config, c net.Conn) (net.Conn, error) {
+		s.wire = &mutedConn{Conn: c}
+		return s.wire, nil
+	}
 	s.place(cc)
 	x := s.exchange(ctx)
 	conn, err := pgx.ConnectConfig(x.ctx, cc)
@@ -257,6 +268,8 @@ type exchange struct {
 	cancel context.CancelCauseFunc
 	timer  *time.Timer
 	limit  time.Duration
+	// stopMute stops the watch that mutes the connection when ctx ends.
+	stopMute func() bool
 }
 
 func (s *Session) exchange(parent context.Context) *exchange {
@@ -270,8 +283,43 @@ func (s *Session) exchange(parent context.Context) *exchange {
 		cancel(cause)
 		stopDeadline()
 	}
-	x.timer = time.AfterFunc(x.limit, func() { cancel(errNoAnswer) })
+	wire := s.wire
+	x.timer = time.AfterFunc(x.limit, func() {
+		wire.mute() // before pgx learns of it
+		cancel(errNoAnswer)
+	})
+	// The run's deadline or the caller's end: muted as soon as it is seen
+	// (pgx's Terminate follows its cancel request, a round trip later).
+	x.stopMute = context.AfterFunc(ctx, func() {
+		if !errors.Is(context.Cause(ctx), errDone) {
+			wire.mute()
+		}
+	})
 	return x
+}
+
+// errDone is the cause of an exchange's context that ended normally.
+var errDone = errors.New("exchange done")
+
+// mutedConn is a connection that refuses every write once muted.
+type mutedConn struct {
+	net.Conn
+	muted atomic.Bool
+}
+
+var errMuted = errors.New("the connection was given up: nothing more is sent on it")
+
+func (c *mutedConn) mute() {
+	if c != nil {
+		c.muted.Store(true)
+	}
+}
+
+func (c *mutedConn) Write(b []byte) (int, error) {
+	if c.muted.Load() {
+		return 0, errMuted
+	}
+	return c.Conn.Write(b)
 }
 
 // alive says the server answered: the wait for the next part starts over.
@@ -287,7 +335,8 @@ func (x *exchange) cause() error {
 
 func (x *exchange) done() {
 	x.timer.Stop()
-	x.cancel(nil)
+	x.stopMute()
+	x.cancel(errDone)
 }
 
 // tripCounter counts requests through pgx's tracer hooks.
