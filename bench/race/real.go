@@ -3,7 +3,8 @@ package main
 // The real-server table (issue 27, docs/race-sync.md "Real servers"):
 // servers a user would run, installed as a user would (Go net/http, Django
 // on runserver and on gunicorn from Debian, Express with pg from npm, a
-// Rack app with ActiveRecord on WEBrick from Debian, and a prefork server),
+// Rack app with ActiveRecord on WEBrick and on puma from Debian, a Flask app
+// with psycopg2 on waitress from Debian, and a prefork server),
 // each counting its own effect per key, raced by the idemcheck binary with
 // its defaults beside the naive probe with a keep-alive client and with
 // fresh connections, in one sitting per target.
@@ -33,7 +34,7 @@ import (
 )
 
 // realTargets are the real-server table's targets, in the order they run.
-var realTargets = []string{"go", "go-tls", "django-runserver", "django-gunicorn", "express", "rack-webrick", "prefork"}
+var realTargets = []string{"go", "go-tls", "django-runserver", "django-gunicorn", "express", "rack-webrick", "rack-puma", "flask-waitress", "prefork"}
 
 // realMethods: the idemcheck binary with its defaults (the key header and
 // a body, nothing else), and the naive probe, N goroutines released by a
@@ -388,6 +389,28 @@ func startReal(name string, cfg realConfig) (*realTarget, error) {
 				return fail(err)
 			}
 			c := exec.Command("rackup", "-s", "webrick", "-o", "127.0.0.1", "-p", strconv.Itoa(port), "-q", "config.ru")
+			c.Dir, c.Env = dir, env
+			if err := start(c); err != nil {
+				return fail(err)
+			}
+		case "rack-puma":
+			// The same Rack app on Debian's puma with its defaults (single
+			// mode, up to 5 threads).
+			dir, err := targetDir("rack")
+			if err != nil {
+				return fail(err)
+			}
+			c := exec.Command("puma", "-b", fmt.Sprintf("tcp://127.0.0.1:%d", port), "--quiet", "config.ru")
+			c.Dir, c.Env = dir, env
+			if err := start(c); err != nil {
+				return fail(err)
+			}
+		case "flask-waitress":
+			dir, err := targetDir("flask")
+			if err != nil {
+				return fail(err)
+			}
+			c := exec.Command("waitress-serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "app:app")
 			c.Dir, c.Env = dir, env
 			if err := start(c); err != nil {
 				return fail(err)
